@@ -1,0 +1,1 @@
+"""mjscore service: the FastAPI app, the web page and the command line."""

@@ -1,0 +1,1 @@
+"""mjscore datasets: tile art, synthetic tile and table renders, and readers for labelled photos."""

@@ -1,0 +1,1 @@
+"""mjscore models: the tile classifier (ONNX runtime wrapper, training and export)."""

@@ -1,0 +1,1 @@
+"""mjscore rules engine: validate, arrange, score and settle mahjong hands (no I/O, no images)."""

@@ -1,0 +1,1 @@
+"""mjscore vision: find, rectify and group the tiles in a photo of a finished table."""
