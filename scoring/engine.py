@@ -1,0 +1,244 @@
+"""Score a table: pick the best arrangement of the winner's hand, score every hand, settle.
+
+``score_table(case_dict) -> dict`` is the entry point used by the CLI, the API and the photo
+pipeline; ``evaluate(case_dict) -> TableResult`` is the same with Python objects and raises
+:class:`~scoring.case.ScoringError` for invalid input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import settle
+from .arrange import (
+    INDEX,
+    Group,
+    decompositions,
+    hidden_quads,
+    is_nine_gates,
+    is_thirteen_orphans,
+    to_counts,
+    waits,
+    winning_roles,
+)
+from .case import SEAT_NAMES, Case, Hand, ScoringError, parse_case
+from .rules import RULESETS, east_double, pung_chow_limit
+from .rules.common import HandScore, Winner
+from .tiles import WIND_LETTERS, is_head, tile_name, wind_code
+
+SPECIAL_SHAPES = {
+    "pung-chow": (),
+    "pung-chow-limit": ("thirteen-orphans",),
+    "classical": ("thirteen-orphans", "nine-gates"),
+}
+
+
+@dataclass
+class TableResult:
+    """Scores and settlement of one case."""
+
+    case: Case
+    hands: dict[str, HandScore] = field(default_factory=dict)
+    transfers: list[settle.Transfer] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def payments(self) -> dict[str, int]:
+        return settle.net(self.transfers)
+
+    @property
+    def winner(self) -> str | None:
+        hand = self.case.winner
+        return hand.seat if hand else None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.case.id is not None:
+            out["id"] = self.case.id
+        out["ruleset"] = self.case.ruleset
+        if self.case.kind:
+            out["kind"] = self.case.kind
+        out["winner"] = self.winner
+        winner = self.winner
+        if winner is not None and list(self.hands) == [winner]:
+            scored = self.hands[winner]
+            out["score"] = scored.score
+            if scored.uncapped is not None:
+                out["uncapped_score"] = scored.uncapped
+            out["items"] = [list(i) for i in scored.items]
+            out["doubles"] = [list(d) for d in scored.doubles]
+            out["limit_hand"] = scored.limit_hand
+            out["payments_scope"] = "winner-only"
+        elif self.hands:
+            out["scores"] = {s: h.score for s, h in self.hands.items()}
+            out["items"] = {s: [list(i) for i in h.items] for s, h in self.hands.items()}
+            out["doubles"] = {s: [list(d) for d in h.doubles] for s, h in self.hands.items()}
+            out["limit_hand"] = self.hands[winner].limit_hand if winner in self.hands else None
+            uncapped = {s: h.uncapped for s, h in self.hands.items() if h.uncapped is not None}
+            if uncapped:
+                out["uncapped_scores"] = uncapped
+            if winner is None:
+                out["payments_scope"] = "no-winner"
+            else:
+                out["payments_scope"] = "full-table" if len(self.hands) == 4 else "partial-table"
+        out.update(self.extra)
+        out["payments"] = self.payments
+        out["transfers"] = [list(t) for t in self.transfers]
+        return out
+
+
+def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list[Winner]:
+    """Every arrangement of the winner's tiles, with every role the winning tile can play."""
+    own = wind_code(hand.seat)
+    rnd = wind_code(round_wind) if round_wind else None
+    meld_groups = tuple(Group(m.kind, m.tile, m.exposed, True) for m in hand.melds)
+    n_sets = 4 - len(meld_groups)
+    counts = to_counts(hand.concealed)
+    tile = hand.winning_tile if hand.win_by != "original-hand" else None
+    hand_waits: list[str] = []
+    if tile is not None:
+        pre = list(counts)
+        pre[INDEX[tile]] -= 1
+        held = [a + b for a, b in zip(pre, to_counts([t for m in hand.melds for t in m.tiles]))]
+        hand_waits = waits(tuple(pre), n_sets, tuple(held))
+    found: list[Winner] = []
+    if n_sets >= 0:
+        for split in decompositions(counts, n_sets, 1):
+            roles = list(winning_roles(split, tile)) if tile else [None]
+            for role in roles:
+                groups = list(split)
+                if role is not None and groups[role].kind == "pung" and hand.win_by in ("discard", "robbing-kong"):
+                    groups[role] = Group("pung", groups[role].tile, exposed=True)
+                index = None if role is None else role + len(meld_groups)
+                found.append(Winner(hand, own, rnd, meld_groups + tuple(groups), index, hand_waits))
+    if not meld_groups:
+        shapes = SPECIAL_SHAPES[ruleset]
+        if "thirteen-orphans" in shapes and is_thirteen_orphans(counts):
+            found.append(Winner(hand, own, rnd, (), None, hand_waits, special="thirteen-orphans"))
+        if "nine-gates" in shapes and is_nine_gates(counts):
+            found.append(Winner(hand, own, rnd, (), None, hand_waits, special="nine-gates"))
+    return found
+
+
+def score_winner(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> HandScore:
+    """The highest score over every arrangement (RULES.md 0.3.2)."""
+    module = RULESETS[ruleset]
+    candidates = _winner_candidates(hand, ruleset, round_wind)
+    if not candidates:
+        raise ScoringError(
+            "not-a-winning-hand",
+            f"{hand.name}'s tiles do not form four sets and a pair"
+            + (" or a special hand" if SPECIAL_SHAPES[ruleset] else ""),
+        )
+    scored = [module.score_winner(w, params) for w in candidates]
+    return max(scored, key=lambda s: (s.score, s.uncapped or 0, s.points))
+
+
+def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> tuple[HandScore, bool]:
+    """A non-winner's score and whether it may collect from other losers (A28, A30)."""
+    expected = 13 + hand.declared_kongs() + hidden_quads(hand.concealed)
+    held = len(hand.all_tiles())
+    rnd = wind_code(round_wind) if round_wind else None
+    if held != expected:
+        if ruleset == "classical" and held < expected:
+            # "They ... should [deduct their own score] if they had too few tiles": the hand
+            # still counts against the others but collects nothing.
+            return RULESETS[ruleset].score_other(hand, wind_code(hand.seat), rnd, params), False
+        return HandScore.dead_hand(), False
+    return RULESETS[ruleset].score_other(hand, wind_code(hand.seat), rnd, params), True
+
+
+def _score_ordinary(case: Case) -> TableResult:
+    result = TableResult(case)
+    collects: dict[str, bool] = {}
+    for hand in sorted(case.hands, key=lambda h: not h.winner):
+        if hand.winner:
+            result.hands[hand.seat] = score_winner(hand, case.ruleset, case.params, case.round_wind)
+        else:
+            result.hands[hand.seat], collects[hand.seat] = score_other(
+                hand, case.ruleset, case.params, case.round_wind
+            )
+    winner = case.winner
+    scores = {seat: h.score for seat, h in result.hands.items()}
+    double = east_double(case.ruleset, case.params)
+    if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
+        if case.discarder == winner.seat:
+            raise ScoringError("invalid-seat", "the discarder cannot be the winner")
+        result.transfers = settle.settle_discarder_penalty(winner.seat, case.discarder, scores[winner.seat], double)
+        result.extra["discarder"] = case.discarder
+    else:
+        result.transfers = settle.settle_hand(
+            scores, winner.seat if winner else None, east_double=double, collects=collects
+        )
+    return result
+
+
+def _flagged_hand(case: Case, flag: str) -> Hand:
+    flagged = [h for h in case.hands if flag in h.flags]
+    if len(flagged) == 1:
+        return flagged[0]
+    if not flagged and len(case.hands) == 1:
+        return case.hands[0]
+    raise ScoringError("invalid-case", f"a {case.kind} case needs exactly one hand flagged {flag!r}")
+
+
+def _score_wash(case: Case) -> TableResult:
+    if case.ruleset != "pung-chow-limit":
+        raise ScoringError("invalid-case", "washing the tiles is a rule of the limit game (pung-chow-limit)")
+    hand = _flagged_hand(case, "wash-tiles")
+    need = 14 if hand.seat == "E" else 13
+    if len(hand.all_tiles()) != need:
+        raise ScoringError(
+            "wrong-tile-count",
+            f"{hand.name} washes with {len(hand.all_tiles())} tiles; the original hand has {need}",
+        )
+    heads = len({t for t in hand.concealed if is_head(t)})
+    amount = pung_chow_limit.WASH_PAYMENTS.get(min(heads, 13))
+    if amount is None:
+        raise ScoringError(
+            "not-a-winning-hand", f"{hand.name} holds {heads} different heads; washing needs at least 9"
+        )
+    result = TableResult(case, transfers=settle.settle_wash(hand.seat, amount))
+    result.extra.update({"heads": heads, "washer": hand.seat})
+    return result
+
+
+def _score_false_mah_jongg(case: Case) -> TableResult:
+    hand = _flagged_hand(case, "false-mah-jongg")
+    limit = pung_chow_limit.limit_value(case.params) if case.ruleset == "pung-chow-limit" else (
+        RULESETS[case.ruleset].limit(case.params)
+    )
+    if limit is None:
+        raise ScoringError("invalid-case", "a false Mah-Jongg penalty needs a limit")
+    result = TableResult(case, transfers=settle.settle_false_mah_jongg(hand.seat, limit))
+    result.extra["offender"] = hand.seat
+    return result
+
+
+def evaluate(raw: dict | Case) -> TableResult:
+    """Validate, score and settle one case.  Raises :class:`ScoringError` for invalid input."""
+    case = raw if isinstance(raw, Case) else parse_case(raw)
+    if case.kind == "wash":
+        return _score_wash(case)
+    if case.kind == "penalty-false-mj":
+        return _score_false_mah_jongg(case)
+    return _score_ordinary(case)
+
+
+def score_table(raw: Any) -> dict[str, Any]:
+    """Score one case in the vectors.json format; invalid input gives ``{"error": {code, message}}``."""
+    try:
+        return evaluate(raw).to_json()
+    except ScoringError as err:
+        out: dict[str, Any] = {"error": err.to_json()}
+        if isinstance(raw, dict) and "id" in raw:
+            out = {"id": raw["id"], **out}
+        return out
+
+
+def seat_label(seat: str) -> str:
+    return f"{SEAT_NAMES[seat]} ({seat})"
+
+
+__all__ = ["TableResult", "evaluate", "score_table", "score_winner", "score_other", "WIND_LETTERS", "tile_name"]

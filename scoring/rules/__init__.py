@@ -1,0 +1,11 @@
+"""The rulesets, by name.  Each module offers ``score_winner(Winner, params)``,
+``score_other(Hand, own_wind, round_wind, params)`` and ``limit(params)``."""
+
+from . import classical, pung_chow, pung_chow_limit
+
+RULESETS = {m.NAME: m for m in (pung_chow, pung_chow_limit, classical)}
+
+
+def east_double(ruleset: str, params: dict) -> bool:
+    """East pays and receives double in every ruleset; classical makes it a parameter (A22)."""
+    return classical.east_double(params) if ruleset == classical.NAME else True

@@ -1,0 +1,161 @@
+"""The classical rules (seeds/classical-rules.txt; RULES.md section 3)."""
+
+from __future__ import annotations
+
+from ..arrange import Group, hidden_sets_and_pairs
+from ..case import Hand
+from ..tiles import is_dragon, is_head, is_honour, is_terminal, is_wind
+from .common import (
+    HandScore,
+    Winner,
+    count_dragon_sets,
+    count_wind_sets,
+    dragon_set_doubles,
+    own_bonus_doubles,
+    set_label,
+    set_points,
+    suit_category,
+    wind_sets,
+)
+
+NAME = "classical"
+DEFAULT_LIMIT = 1000  # the seed never states the limit (A21)
+BONUS_POINTS = {
+    "mah-jongg": 20,
+    "self-draw": 2,
+    "only-place": 2,
+    "standing-hand": 100,
+    "no-sequence": 10,
+    "no-other-score": 10,
+    "last-tile": 10,
+    "loose-tile": 10,
+}
+PAIR_POINTS = 2
+BONUS_TILE_POINTS = 4
+WINNER_DOUBLES = {"one-suit-with-honours": 1, "all-one-suit": 3, "terminals-and-honours": 1, "robbing-kong": 1}
+FOUR_OF_A_KIND_BONUS_DOUBLES = 3  # four flowers or four seasons
+
+LIMIT_HANDS = (
+    "A-all-winds-and-dragons",
+    "B-three-winds-pair-fourth",
+    "C-original-hand",
+    "D-east-first-discard",
+    "E-all-ones-and-nines",
+    "F-three-dragons",
+    "G-concealed-pungs",
+    "H-thirteen-odd-majors",
+    "I-calling-nine-tiles",
+    "J-east-13th-consecutive",
+)
+
+
+def limit(params: dict) -> int:
+    value = params.get("limit")
+    return DEFAULT_LIMIT if value is None else int(value)
+
+
+def east_double(params: dict) -> bool:
+    return bool(params.get("east_double", True))
+
+
+def _pair_items(tile: str, own_wind: str, round_wind: str | None) -> list[tuple[str, int]]:
+    items = []
+    if is_dragon(tile):
+        items.append((f"pair-dragon:{tile}", PAIR_POINTS))
+    if tile == own_wind:
+        items.append((f"pair-own-wind:{tile}", PAIR_POINTS))
+    if tile == round_wind:
+        items.append((f"pair-round-wind:{tile}", PAIR_POINTS))
+    return items
+
+
+def _bonus_tile_items(hand: Hand) -> list[tuple[str, int]]:
+    return [(f"bonus-tile:{f}", BONUS_TILE_POINTS) for f in hand.bonus_tiles]
+
+
+def _all_hands_doubles(sets: list[Group], hand: Hand, own_wind: str, round_wind: str | None) -> list[tuple[str, int]]:
+    doubles = [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
+    doubles += [(f"round-wind-set:{g.tile}", 1) for g in wind_sets(sets, round_wind)]
+    doubles += dragon_set_doubles(sets)
+    doubles += own_bonus_doubles(hand)
+    flowers = {f for f in hand.bonus_tiles if f in ("f1", "f2", "f3", "f4")}
+    seasons = {f for f in hand.bonus_tiles if f in ("f5", "f6", "f7", "f8")}
+    if len(flowers) == 4:
+        doubles.append(("four-flowers", FOUR_OF_A_KIND_BONUS_DOUBLES))
+    if len(seasons) == 4:
+        doubles.append(("four-seasons", FOUR_OF_A_KIND_BONUS_DOUBLES))
+    return doubles
+
+
+def limit_hand(w: Winner, params: dict) -> str | None:
+    flags = w.hand.flags
+    if "east-13th-consecutive" in flags or int(params.get("east_consecutive_wins") or 0) >= 13 and w.hand.seat == "E":
+        return "J-east-13th-consecutive"
+    if w.special == "thirteen-orphans":
+        return "H-thirteen-odd-majors"
+    if w.special == "nine-gates":
+        return "I-calling-nine-tiles"
+    if w.win_by == "original-hand":
+        return "C-original-hand"
+    if "east-first-discard" in flags:
+        return "D-east-first-discard"
+    if not w.groups:
+        return None
+    tiles = w.tiles()
+    if all(is_honour(t) for t in tiles):
+        return "A-all-winds-and-dragons"
+    if all(is_terminal(t) for t in tiles):
+        return "E-all-ones-and-nines"
+    sets, pair = w.sets, w.pair
+    if count_wind_sets(sets) == 3 and is_wind(pair.tile) and not any(g.tile == pair.tile for g in sets):
+        return "B-three-winds-pair-fourth"
+    if count_dragon_sets(sets) == 3:
+        return "F-three-dragons"
+    if all(g.is_set_of_a_kind and not g.exposed for g in sets):
+        return "G-concealed-pungs"
+    return None
+
+
+def score_winner(w: Winner, params: dict) -> HandScore:
+    name = limit_hand(w, params)
+    if name:
+        return HandScore.limit(name, limit(params))
+    hand = w.hand
+    items = [("mah-jongg", BONUS_POINTS["mah-jongg"])]
+    if w.drawn:
+        items.append(("self-draw", BONUS_POINTS["self-draw"]))
+    if w.only_place:
+        items.append(("only-place", BONUS_POINTS["only-place"]))
+    for flag in ("standing-hand", "last-tile"):
+        if flag in hand.flags:
+            items.append((flag, BONUS_POINTS[flag]))
+    if w.win_by == "loose-tile":
+        items.append(("loose-tile", BONUS_POINTS["loose-tile"]))
+    if not w.has_chow:
+        items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
+    items += [(set_label(g), set_points(g)) for g in w.sets if g.is_set_of_a_kind]
+    items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
+    items += _bonus_tile_items(hand)
+    if len(items) == 1:
+        items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
+    doubles = _all_hands_doubles(w.sets, hand, w.own_wind, w.round_wind)
+    if w.win_by == "robbing-kong":
+        doubles.append(("robbing-kong", WINNER_DOUBLES["robbing-kong"]))
+    tiles = w.tiles()
+    category = suit_category(tiles)
+    if category in ("one-suit-with-honours", "all-one-suit"):
+        doubles.append((category, WINNER_DOUBLES[category]))
+    if all(is_head(t) for t in tiles) and any(is_honour(t) for t in tiles):
+        doubles.append(("terminals-and-honours", WINNER_DOUBLES["terminals-and-honours"]))
+    return HandScore(items=items, doubles=doubles).finish(limit(params))
+
+
+def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
+    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
+    sets = [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets
+    items = [(set_label(g), set_points(g)) for g in sets if g.is_set_of_a_kind]
+    for p in pairs:
+        items += _pair_items(p.tile, own_wind, round_wind)
+    items += _bonus_tile_items(hand)
+    doubles = _all_hands_doubles(sets, hand, own_wind, round_wind)
+    return HandScore(items=items, doubles=doubles).finish(limit(params))

@@ -1,0 +1,72 @@
+"""Harr, *Pung Chow* (1922), Part I: the unlimited game (RULES.md section 1)."""
+
+from __future__ import annotations
+
+from ..arrange import Group, hidden_sets_and_pairs
+from ..case import Hand
+from ..tiles import is_dragon
+from .common import (
+    HandScore,
+    Winner,
+    dragon_set_doubles,
+    own_bonus_doubles,
+    set_label,
+    set_points,
+    suit_category,
+    wind_sets,
+)
+
+NAME = "pung-chow"
+MAH_JONGG = 20
+BONUS_POINTS = {"no-sequence": 10, "no-other-score": 10, "loose-tile": 10, "self-draw": 2, "only-place": 2}
+PAIR_POINTS = 2  # a pair of dragons or of one's own wind ("limited to two points")
+SUIT_DOUBLES = {"one-suit-with-honours": 1, "all-one-suit": 3, "all-honours": 3}
+ORIGINAL_HAND_DOUBLES = 3
+
+
+def limit(params: dict) -> int | None:
+    return None  # "there is no limit"
+
+
+def _pair_items(pairs: list[Group], own_wind: str) -> list[tuple[str, int]]:
+    return [(f"pair:{p.tile}", PAIR_POINTS) for p in pairs if is_dragon(p.tile) or p.tile == own_wind]
+
+
+def _doubles(sets: list[Group], tiles: list[str], hand: Hand, own_wind: str) -> list[tuple[str, int]]:
+    doubles = []
+    category = suit_category(tiles)
+    if category:
+        doubles.append((category, SUIT_DOUBLES[category]))
+    doubles += dragon_set_doubles(sets)
+    doubles += [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
+    doubles += own_bonus_doubles(hand)
+    return doubles
+
+
+def score_winner(w: Winner, params: dict) -> HandScore:
+    items = [("mah-jongg", MAH_JONGG)]
+    if not w.has_chow:
+        items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
+    if w.win_by == "loose-tile":
+        items.append(("loose-tile", BONUS_POINTS["loose-tile"]))
+    if w.drawn:
+        items.append(("self-draw", BONUS_POINTS["self-draw"]))
+    if w.only_place:
+        items.append(("only-place", BONUS_POINTS["only-place"]))
+    items += [(set_label(g), set_points(g)) for g in w.sets if g.is_set_of_a_kind]
+    items += _pair_items([w.pair] if w.pair else [], w.own_wind)
+    if len(items) == 1:
+        items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
+    doubles = _doubles(w.sets, w.tiles(), w.hand, w.own_wind)
+    if w.win_by == "original-hand":
+        doubles.append(("original-hand", ORIGINAL_HAND_DOUBLES))
+    return HandScore(items=items, doubles=doubles).finish(None)
+
+
+def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
+    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
+    sets = [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets
+    items = [(set_label(g), set_points(g)) for g in sets if g.is_set_of_a_kind]
+    items += _pair_items(pairs, own_wind)
+    doubles = _doubles(sets, hand.all_tiles(), hand, own_wind)
+    return HandScore(items=items, doubles=doubles).finish(None)

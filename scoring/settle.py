@@ -1,0 +1,80 @@
+"""Settlement: who pays whom (RULES.md 1.5, 2.2, 2.3, 2.8, A22, A28).
+
+The winner collects his score from each other player; the losers whose hands are known settle
+the differences of their scores among themselves; every payment between East and another player
+is doubled.  Dead hands score nothing, so they pay every difference and collect none.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .tiles import WIND_LETTERS
+
+Transfer = tuple[str, str, int]  # payer, payee, amount
+
+
+def _factor(a: str, b: str, east_double: bool) -> int:
+    return 2 if east_double and "E" in (a, b) else 1
+
+
+def net(transfers: list[Transfer]) -> dict[str, int]:
+    """Net gain (+) or loss (-) per seat; always sums to zero."""
+    payments = {seat: 0 for seat in WIND_LETTERS}
+    for payer, payee, amount in transfers:
+        payments[payer] -= amount
+        payments[payee] += amount
+    return payments
+
+
+def settle_hand(
+    scores: dict[str, int],
+    winner: str | None,
+    *,
+    east_double: bool = True,
+    collects: dict[str, bool] | None = None,
+) -> list[Transfer]:
+    """Transfers for an ordinary hand.
+
+    ``scores`` holds the final (capped) score of every seat whose hand is known; the winner
+    collects from all three other seats whether or not their hands are known.  ``collects``
+    marks hands that may not collect from other losers (dead hands).
+    """
+    transfers: list[Transfer] = []
+    if winner is None:
+        return transfers  # a drawn hand is not scored between players
+    collects = collects or {}
+    for seat in WIND_LETTERS:
+        if seat != winner:
+            transfers.append((seat, winner, scores[winner] * _factor(seat, winner, east_double)))
+    losers = [s for s in WIND_LETTERS if s in scores and s != winner]
+    for a, b in combinations(losers, 2):
+        diff = scores[a] - scores[b]
+        if diff == 0:
+            continue
+        payer, payee = (b, a) if diff > 0 else (a, b)
+        if not collects.get(payee, True):
+            continue
+        transfers.append((payer, payee, abs(diff) * _factor(a, b, east_double)))
+    return transfers
+
+
+def settle_wash(washer: str, amount: int) -> list[Transfer]:
+    """Washing the tiles: the washer collects ``amount`` from each player; East pays no double."""
+    return [(seat, washer, amount) for seat in WIND_LETTERS if seat != washer]
+
+
+def settle_false_mah_jongg(offender: str, limit: int) -> list[Transfer]:
+    """False Mah-Jongg: half the limit to each player, the full limit to or from East (A40)."""
+    transfers = []
+    for seat in WIND_LETTERS:
+        if seat != offender:
+            amount = limit if "E" in (seat, offender) else limit // 2
+            transfers.append((offender, seat, amount))
+    return transfers
+
+
+def settle_discarder_penalty(winner: str, discarder: str, score: int, east_double: bool = True) -> list[Transfer]:
+    """The discarder pays all that the three others would have paid the winner (A41)."""
+    total = sum(score * _factor(seat, winner, east_double) for seat in WIND_LETTERS if seat != winner)
+    return [(discarder, winner, total)]
