@@ -1,0 +1,491 @@
+"""Procedural mahjong tile renderer: endless labelled tile faces for training and synthetic tables.
+
+`random_style(rng)` draws one *tile set* (face colour, ink colours, font, dot/bamboo drawing
+style, white-dragon design, back colour, ...); `render_tile(code, style, rng, size)` draws one
+upright tile of that set as a BGR uint8 image filling the whole frame (the face, with a thin
+rim of the tile body at the border).  A style may instead point at packaged artwork
+(`datasets.tile_art`), in which case the face is taken from that art.
+
+Drawing happens at 4x the face size with Pillow and is downsampled, so strokes are smooth at
+any output size.  CJK glyphs need a CJK font on the machine (Debian `fonts-noto-cjk` or
+`fonts-arphic-ukai`); `FontMissingError` says so plainly when none is found.
+"""
+
+from __future__ import annotations
+
+import glob
+import math
+import os
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from scoring.tiles import BACK, BONUS, CLASSES
+
+NUMERALS = "一二三四五六七八九"
+WINDS = "東南西北"
+FLOWER_CHARS = "梅蘭菊竹"
+SEASON_CHARS = "春夏秋冬"
+_FONT_GLOBS = (
+    "/usr/share/fonts/opentype/noto/Noto*CJK*.ttc",
+    "/usr/share/fonts/truetype/arphic/*.ttc",
+    "/usr/share/fonts/truetype/arphic*/*.ttf",
+    "/usr/share/fonts/truetype/cwtex/*.ttf",
+    "/usr/share/fonts/opentype/aoyagi-soseki/*.otf",
+    "/usr/share/fonts/truetype/aoyagi-soseki/*.ttf",
+)
+#: Glyphs every CJK font used here must have.
+_NEEDED = NUMERALS + "萬" + WINDS + "中發" + FLOWER_CHARS + SEASON_CHARS
+
+
+class FontMissingError(RuntimeError):
+    """No CJK font is installed, so honour and character tiles cannot be drawn."""
+
+
+def _bundled_font_dir() -> str:
+    return os.path.join(os.path.dirname(__file__), "fonts")
+
+
+@lru_cache(maxsize=1)
+def cjk_fonts() -> tuple[tuple[str, int], ...]:
+    """(path, face index) of usable CJK fonts: bundled subset first, then system fonts."""
+    paths = sorted(glob.glob(os.path.join(_bundled_font_dir(), "*.otf")))
+    paths += sorted(glob.glob(os.path.join(_bundled_font_dir(), "*.ttf")))
+    for pattern in _FONT_GLOBS:
+        paths += sorted(glob.glob(pattern))
+    found: list[tuple[str, int]] = []
+    for path in paths:
+        # One face per file is enough variety (TTC faces differ only in region variants).
+        try:
+            font = ImageFont.truetype(path, 40, index=0)
+        except OSError:
+            continue
+        if all(font.getmask(ch).getbbox() is not None for ch in "萬發蘭伍"):
+            found.append((path, 0))
+    return tuple(found)
+
+
+@lru_cache(maxsize=256)
+def _font(path: str, index: int, px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, px, index=index)
+
+
+@lru_cache(maxsize=4096)
+def _glyph(path: str, index: int, px: int, ch: str) -> Image.Image | None:
+    """The ink of one character, cropped tight, as an L image (cached: fonts are slow)."""
+    font = _font(path, index, px)
+    img = Image.new("L", (px * 2, px * 2), 0)
+    ImageDraw.Draw(img).text((px // 2, px // 2), ch, font=font, fill=255)
+    bbox = img.getbbox()
+    return None if bbox is None else img.crop(bbox)
+
+
+# --------------------------------------------------------------------------------- style
+@dataclass(frozen=True)
+class TileStyle:
+    """One tile set's look.  All colours are RGB tuples."""
+
+    face: tuple[int, int, int] = (238, 234, 218)
+    rim: tuple[int, int, int] = (205, 200, 185)  # tile body seen around the face
+    rim_frac: float = 0.05
+    corner_frac: float = 0.12
+    back: tuple[int, int, int] = (30, 120, 70)
+    back_pattern: str = "plain"  # plain | gradient | emboss | border
+    ink: tuple[int, int, int] = (20, 20, 30)  # numerals, winds
+    red: tuple[int, int, int] = (190, 25, 30)
+    green: tuple[int, int, int] = (20, 120, 60)
+    blue: tuple[int, int, int] = (25, 50, 140)
+    font: tuple[str, int] | None = None
+    wan: str = "萬"
+    five: str = "五"  # or the formal 伍 many sets print
+    fa: str = "發"
+    numeral_colour: str = "ink"  # ink | blue
+    dot_style: str = "rings"  # rings | solid | rosette
+    dot_colours: str = "mixed"  # mixed | blue | tricolour
+    bamboo_style: str = "rod"  # rod | stick
+    bamboo_colours: str = "green"  # green | mixed
+    one_bamboo: str = "bird"  # bird | stick | big_stick
+    white: str = "frame"  # frame | double | blank | corners
+    indices: bool = False  # small corner index (1..9, E S W N, ...)
+    glyph_scale: float = 1.0
+    bonus_colour: tuple[int, int, int] = (40, 110, 50)
+    art: str | None = None  # name of a packaged art style (datasets.tile_art) to use instead
+    extra: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+_BACK_COLOURS = [
+    (30, 120, 70), (20, 80, 45), (25, 70, 150), (40, 110, 190), (230, 140, 30), (235, 190, 40),
+    (180, 30, 35), (30, 30, 35), (110, 50, 140), (20, 130, 140), (220, 110, 140), (245, 240, 225),
+    (60, 160, 90), (200, 80, 30),
+]
+
+
+def _jitter(rng: np.random.Generator, rgb, amount: int) -> tuple[int, int, int]:
+    return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in rgb)
+
+
+def random_style(rng: np.random.Generator, art: str | None = None) -> TileStyle:
+    """Draw a random procedural tile set.  `art` names a packaged art style to use instead."""
+    fonts = cjk_fonts()
+    if art is None and not fonts:
+        raise FontMissingError(
+            "no CJK font found: install Debian fonts-noto-cjk or fonts-arphic-ukai "
+            "(needed only to render training/synthetic tiles, never at run time)")
+    base_face = [(240, 236, 222), (246, 244, 236), (232, 228, 205), (225, 230, 220), (250, 250, 250),
+                 (236, 226, 200)][rng.integers(6)]
+    face = _jitter(rng, base_face, 10)
+    back = _jitter(rng, _BACK_COLOURS[rng.integers(len(_BACK_COLOURS))], 25)
+    rim_kind = rng.random()
+    rim = back if rim_kind < 0.4 else _jitter(rng, tuple(int(c * 0.85) for c in face), 8)
+    ink = _jitter(rng, [(20, 20, 25), (15, 25, 70), (40, 35, 30)][rng.integers(3)], 12)
+    red = _jitter(rng, (190, 25, 35), 30)
+    green = _jitter(rng, [(20, 120, 60), (30, 100, 40), (10, 140, 110)][rng.integers(3)], 25)
+    blue = _jitter(rng, [(25, 50, 140), (20, 40, 90), (40, 80, 170)][rng.integers(3)], 25)
+    return TileStyle(
+        face=face,
+        rim=rim,
+        rim_frac=float(rng.uniform(0.0, 0.09)),
+        corner_frac=float(rng.uniform(0.04, 0.2)),
+        back=back,
+        back_pattern=["plain", "plain", "gradient", "emboss", "border"][rng.integers(5)],
+        ink=ink,
+        red=red,
+        green=green,
+        blue=blue,
+        font=fonts[rng.integers(len(fonts))] if fonts else None,
+        wan="萬" if rng.random() < 0.85 else "万",
+        five="五" if rng.random() < 0.6 else "伍",
+        fa="發" if rng.random() < 0.9 else "发",
+        numeral_colour="ink" if rng.random() < 0.6 else "blue",
+        dot_style=["rings", "rings", "solid", "rosette"][rng.integers(4)],
+        dot_colours=["mixed", "blue", "tricolour"][rng.integers(3)],
+        bamboo_style="rod" if rng.random() < 0.7 else "stick",
+        bamboo_colours="green" if rng.random() < 0.5 else "mixed",
+        one_bamboo=["bird", "bird", "stick", "big_stick"][rng.integers(4)],
+        white=["frame", "frame", "double", "blank", "corners"][rng.integers(5)],
+        indices=bool(rng.random() < 0.25),
+        glyph_scale=float(rng.uniform(0.8, 1.1)),
+        bonus_colour=_jitter(rng, [(40, 110, 50), (190, 40, 40), (30, 60, 150), (180, 120, 20)]
+                             [rng.integers(4)], 25),
+        art=art,
+    )
+
+
+# --------------------------------------------------------------------------------- drawing
+_SS = 4  # supersampling factor
+
+
+class _Canvas:
+    """A face-sized drawing area in unit coordinates (0..1 across, 0..1 down)."""
+
+    def __init__(self, img: Image.Image, box: tuple[float, float, float, float]):
+        self.img = img
+        self.draw = ImageDraw.Draw(img)
+        self.x0, self.y0, self.x1, self.y1 = box
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+    def pt(self, u: float, v: float) -> tuple[float, float]:
+        return (self.x0 + u * self.w, self.y0 + v * self.h)
+
+    def text(self, u: float, v: float, ch: str, height: float, colour, style: TileStyle,
+             stretch_x: float = 1.0) -> None:
+        """Draw glyph `ch` centred at (u, v), its ink box `height` (fraction of face height)."""
+        px = max(8, int(height * self.h))
+        path, index = style.font
+        glyph = _glyph(path, index, px, ch)
+        if glyph is None:
+            return
+        gw, gh = glyph.size
+        scale = (height * self.h) / max(gh, 1)
+        tw = max(1, int(gw * scale * stretch_x))
+        th = max(1, int(gh * scale))
+        if tw > 0.95 * self.w:  # keep wide glyphs inside the face
+            th = int(th * 0.95 * self.w / tw)
+            tw = int(0.95 * self.w)
+        glyph = glyph.resize((tw, th), Image.LANCZOS)
+        cx, cy = self.pt(u, v)
+        layer = Image.new("RGB", glyph.size, colour)
+        self.img.paste(layer, (int(cx - tw / 2), int(cy - th / 2)), glyph)
+
+    def circle(self, u, v, r, fill=None, outline=None, width=0):
+        cx, cy = self.pt(u, v)
+        rr = r * self.w
+        self.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=fill, outline=outline,
+                          width=int(width))
+
+
+def _dot(c: _Canvas, u, v, r, colour, style: TileStyle, rng) -> None:
+    lw = max(1.0, r * c.w * 0.18)
+    if style.dot_style == "solid":
+        c.circle(u, v, r, fill=colour)
+        c.circle(u, v, r * 0.45, fill=style.face)
+        c.circle(u, v, r * 0.22, fill=colour)
+    elif style.dot_style == "rosette":
+        c.circle(u, v, r, outline=colour, width=lw)
+        for k in range(8):
+            a = k * math.pi / 4
+            c.circle(u + 0.62 * r * math.cos(a), v + 0.62 * r * math.sin(a) * c.w / c.h,
+                     r * 0.2, fill=colour)
+        c.circle(u, v, r * 0.25, fill=colour)
+    else:  # rings
+        c.circle(u, v, r, outline=colour, width=lw)
+        c.circle(u, v, r * 0.62, outline=colour, width=lw * 0.8)
+        c.circle(u, v, r * 0.25, fill=colour)
+
+
+_DOTS = {
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
+    4: [(0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)],
+    5: [(0.25, 0.22), (0.75, 0.22), (0.5, 0.5), (0.25, 0.78), (0.75, 0.78)],
+    6: [(0.28, 0.17), (0.72, 0.17), (0.28, 0.55), (0.72, 0.55), (0.28, 0.83), (0.72, 0.83)],
+    7: [(0.2, 0.12), (0.5, 0.24), (0.8, 0.36), (0.3, 0.6), (0.7, 0.6), (0.3, 0.86), (0.7, 0.86)],
+    8: [(0.28, y) for y in (0.12, 0.37, 0.63, 0.88)] + [(0.72, y) for y in (0.12, 0.37, 0.63, 0.88)],
+    9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.2, 0.5, 0.8)],
+}
+_DOT_R = {2: 0.25, 3: 0.19, 4: 0.2, 5: 0.18, 6: 0.17, 7: 0.14, 8: 0.14, 9: 0.14}
+
+
+def _draw_dots(c: _Canvas, n: int, style: TileStyle, rng) -> None:
+    if n == 1:
+        col = style.green if style.dot_colours != "blue" else style.blue
+        c.circle(0.5, 0.5, 0.42, outline=col, width=max(2, c.w * 0.05))
+        _dot(c, 0.5, 0.5, 0.3, style.red if style.dot_colours != "blue" else style.blue, style, rng)
+        return
+    for i, (u, v) in enumerate(_DOTS[n]):
+        if style.dot_colours == "blue":
+            col = style.blue
+        elif style.dot_colours == "tricolour":
+            col = (style.blue, style.green, style.red)[i % 3]
+        else:  # mixed, roughly the Japanese colouring
+            col = {2: (style.green, style.blue)[i % 2], 3: (style.blue, style.red, style.green)[i],
+                   4: (style.blue, style.green)[(i + i // 2) % 2], 5: style.red if i == 2 else style.blue,
+                   6: style.green if i < 2 else style.red, 7: style.green if i < 3 else style.red,
+                   8: style.blue, 9: (style.blue, style.red, style.green)[i // 3]}[n]
+        _dot(c, 0.06 + u * 0.88, 0.04 + v * 0.92, _DOT_R[n] * 0.95, col, style, rng)
+
+
+def _rod(c: _Canvas, u, v, length, colour, style: TileStyle, angle: float = 0.0) -> None:
+    """One bamboo stick centred at (u, v), `length` as a fraction of face height."""
+    cx, cy = c.pt(u, v)
+    half = length * c.h / 2
+    wid = max(2.0, c.w * (0.075 if style.bamboo_style == "rod" else 0.05))
+    dx, dy = math.sin(angle) * half, math.cos(angle) * half
+    c.draw.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=colour, width=int(wid))
+    if style.bamboo_style == "rod":
+        for t in (-1.0, 0.0, 1.0):  # nodes
+            px, py = cx + dx * t * 0.95, cy + dy * t * 0.95
+            c.draw.ellipse((px - wid * 0.85, py - wid * 0.45, px + wid * 0.85, py + wid * 0.45),
+                           fill=colour)
+        # a pale stripe down the middle of each segment
+        c.draw.line((cx - dx * 0.8, cy - dy * 0.8, cx - dx * 0.15, cy - dy * 0.15), fill=style.face,
+                    width=max(1, int(wid * 0.25)))
+        c.draw.line((cx + dx * 0.15, cy + dy * 0.15, cx + dx * 0.8, cy + dy * 0.8), fill=style.face,
+                    width=max(1, int(wid * 0.25)))
+
+
+_STICKS = {
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.5, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    4: [(0.3, 0.27), (0.7, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    5: [(0.22, 0.27), (0.78, 0.27), (0.5, 0.5), (0.22, 0.73), (0.78, 0.73)],
+    6: [(x, y) for y in (0.27, 0.73) for x in (0.2, 0.5, 0.8)],
+    7: [(0.5, 0.17)] + [(x, y) for y in (0.5, 0.83) for x in (0.2, 0.5, 0.8)],
+    9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.2, 0.5, 0.8)],
+}
+
+
+def _draw_bamboo(c: _Canvas, n: int, style: TileStyle, rng) -> None:
+    if n == 1:
+        _draw_one_bamboo(c, style)
+        return
+    if n == 8:  # two rows of four, outer sticks upright, inner ones leaning into an M / W
+        for row, v in enumerate((0.27, 0.73)):
+            for k, u in enumerate((0.14, 0.38, 0.62, 0.86)):
+                ang = 0.0 if k in (0, 3) else (0.35 if (k == 1) ^ (row == 1) else -0.35)
+                col = style.green if (style.bamboo_colours == "green" or row == 0) else style.blue
+                _rod(c, u, v, 0.36, col, style, ang)
+        return
+    length = 0.3 if n in (7, 9) else 0.4
+    for i, (u, v) in enumerate(_STICKS[n]):
+        col = style.green
+        if style.bamboo_colours == "mixed":
+            if (n in (5, 9) and u == 0.5) or (n == 7 and i == 0):
+                col = style.red
+            elif n in (6, 9) and v > 0.6:
+                col = style.blue
+        _rod(c, u, v, length, col, style)
+
+
+def _draw_one_bamboo(c: _Canvas, style: TileStyle) -> None:
+    if style.one_bamboo == "stick":
+        _rod(c, 0.5, 0.5, 0.55, style.green, replace(style, bamboo_style="rod"))
+        return
+    if style.one_bamboo == "big_stick":
+        wide = replace(style, bamboo_style="rod")
+        _rod(c, 0.5, 0.5, 0.7, style.red, wide)
+        _rod(c, 0.5, 0.5, 0.7, style.red, wide)
+        return
+    # a stylised bird: body, wing, head, beak, tail feathers
+    d = c.draw
+    body = [c.pt(0.25, 0.55), c.pt(0.45, 0.35), c.pt(0.7, 0.42), c.pt(0.72, 0.62), c.pt(0.45, 0.72)]
+    d.polygon(body, fill=style.green)
+    d.polygon([c.pt(0.4, 0.45), c.pt(0.62, 0.5), c.pt(0.42, 0.62)], fill=style.blue)
+    c.circle(0.7, 0.3, 0.09, fill=style.red)
+    d.polygon([c.pt(0.77, 0.28), c.pt(0.9, 0.31), c.pt(0.77, 0.34)], fill=style.ink)
+    for k in range(3):
+        d.line([c.pt(0.3, 0.6), c.pt(0.1 + 0.08 * k, 0.85 - 0.05 * k)], fill=(style.red, style.green, style.blue)[k],
+               width=max(2, int(c.w * 0.05)))
+    d.line([c.pt(0.5, 0.72), c.pt(0.48, 0.9)], fill=style.ink, width=max(1, int(c.w * 0.025)))
+    d.line([c.pt(0.6, 0.7), c.pt(0.62, 0.9)], fill=style.ink, width=max(1, int(c.w * 0.025)))
+
+
+def _draw_white(c: _Canvas, style: TileStyle) -> None:
+    d = c.draw
+    lw = max(2, int(c.w * 0.05))
+    col = style.blue if style.ink[2] < 60 else style.ink
+    x0, y0 = c.pt(0.15, 0.12)
+    x1, y1 = c.pt(0.85, 0.88)
+    if style.white == "blank":
+        return
+    if style.white == "frame":
+        d.rectangle((x0, y0, x1, y1), outline=col, width=lw)
+        d.rectangle((x0 + 2.2 * lw, y0 + 2.2 * lw, x1 - 2.2 * lw, y1 - 2.2 * lw), outline=col, width=max(1, lw // 2))
+    elif style.white == "double":
+        d.rectangle((x0, y0, x1, y1), outline=col, width=lw)
+        xa, ya = c.pt(0.38, 0.36)
+        xb, yb = c.pt(0.62, 0.64)
+        d.rectangle((xa, ya, xb, yb), outline=col, width=lw)
+    else:  # corners only
+        L = 0.25 * (x1 - x0)
+        for (px, py, sx, sy) in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x0, y1, 1, -1), (x1, y1, -1, -1)):
+            d.line((px, py, px + sx * L, py), fill=col, width=lw)
+            d.line((px, py, px, py + sy * L), fill=col, width=lw)
+
+
+def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
+    n = int(code[1])
+    chars = FLOWER_CHARS if n <= 4 else SEASON_CHARS
+    ch = chars[(n - 1) % 4]
+    col = style.bonus_colour
+    # some painted petals / leaves behind the character, like the flower paintings on real sets
+    for k in range(int(rng.integers(3, 7))):
+        u, v = rng.uniform(0.2, 0.8), rng.uniform(0.45, 0.85)
+        r = rng.uniform(0.05, 0.11)
+        pc = (style.red, style.green, style.blue, col)[k % 4]
+        c.circle(u, v, r, fill=tuple(int(0.45 * a + 0.55 * b) for a, b in zip(pc, style.face)))
+    c.text(0.5, 0.4, ch, 0.42 * style.glyph_scale, col, style)
+    # the number 1-4 in a corner, the usual marking on bonus tiles
+    c.text(0.85, 0.12, str((n - 1) % 4 + 1), 0.14, style.ink if n > 4 else style.red, style)
+
+
+def _draw_face(c: _Canvas, code: str, style: TileStyle, rng) -> None:
+    g = style.glyph_scale
+    numeral_col = style.ink if style.numeral_colour == "ink" else style.blue
+    if code in BONUS:
+        _draw_bonus(c, code, style, rng)
+        return
+    n, suit = int(code[0]), code[1]
+    if suit == "m":
+        numeral = style.five if n == 5 else NUMERALS[n - 1]
+        c.text(0.5, 0.27, numeral, 0.36 * g, numeral_col, style)
+        c.text(0.5, 0.72, style.wan, 0.42 * g, style.red, style)
+    elif suit == "p":
+        _draw_dots(c, n, style, rng)
+    elif suit == "s":
+        _draw_bamboo(c, n, style, rng)
+    elif n <= 4:
+        c.text(0.5, 0.5, WINDS[n - 1], 0.6 * g, numeral_col, style)
+    elif n == 5:
+        _draw_white(c, style)
+    elif n == 6:
+        c.text(0.5, 0.5, style.fa, 0.62 * g, style.green, style)
+    else:
+        c.text(0.5, 0.5, "中", 0.66 * g, style.red, style)
+    if style.indices and code in CLASSES and suit in "mpsz":
+        label = str(n) if suit != "z" else "ESWN" [n - 1] if n <= 4 else "WGR"[n - 5]
+        c.text(0.1, 0.08, label, 0.12, style.ink, style)
+
+
+def _rounded_mask(w: int, h: int, radius: float) -> Image.Image:
+    m = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(m).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
+    return m
+
+
+def _draw_back(img: Image.Image, style: TileStyle, rng) -> None:
+    w, h = img.size
+    d = ImageDraw.Draw(img)
+    b = style.back
+    if style.back_pattern == "gradient":
+        arr = np.zeros((h, w, 3), np.float32)
+        t = np.linspace(1.12, 0.85, h)[:, None, None]
+        arr[:] = np.array(b, np.float32)[None, None, :]
+        img.paste(Image.fromarray(np.clip(arr * t, 0, 255).astype(np.uint8)))
+    else:
+        d.rectangle((0, 0, w, h), fill=b)
+    if style.back_pattern == "emboss":
+        darker = tuple(int(c * 0.82) for c in b)
+        for k in range(3):
+            r = (0.15 + 0.1 * k) * w
+            d.ellipse((w / 2 - r, h / 2 - r, w / 2 + r, h / 2 + r), outline=darker, width=max(1, w // 60))
+    elif style.back_pattern == "border":
+        lighter = tuple(min(255, int(c * 1.25 + 20)) for c in b)
+        m = 0.1 * w
+        d.rounded_rectangle((m, m, w - m, h - m), radius=m, outline=lighter, width=max(1, w // 50))
+
+
+def render_tile(code: str, style: TileStyle, rng: np.random.Generator, size=(48, 64)) -> np.ndarray:
+    """Render tile `code` (a class of `scoring.tiles.CLASSES`) upright as a BGR uint8 image.
+
+    `size` is (width, height) of the result; the face fills it, with the style's rim at the
+    edge.  `back` draws the tile's back.
+    """
+    if code not in CLASSES:
+        raise ValueError(f"unknown tile code {code!r}; expected one of scoring.tiles.CLASSES")
+    w, h = int(size[0]), int(size[1])
+    if w < 4 or h < 4:
+        raise ValueError(f"tile size {size!r} is too small (need at least 4x4 pixels)")
+    W, H = w * _SS, h * _SS
+    img = Image.new("RGB", (W, H), style.rim)
+    if code == BACK:
+        _draw_back(img, style, rng)
+    else:
+        rim = int(style.rim_frac * W)
+        face = Image.new("RGB", (W - 2 * rim, H - 2 * rim), style.face)
+        art_face = None
+        if style.art is not None:
+            from datasets.tile_art import load_face  # local import: art is optional
+
+            art_face = load_face(style.art, code)
+        if art_face is not None:
+            rgb = Image.fromarray(art_face[:, :, ::-1].copy()).resize(face.size, Image.BILINEAR)
+            face.paste(rgb)
+        else:
+            pad_x, pad_y = 0.12 * face.width, 0.09 * face.height
+            canvas = _Canvas(face, (pad_x, pad_y, face.width - pad_x, face.height - pad_y))
+            _draw_face(canvas, code, style, rng)
+        mask = _rounded_mask(face.width, face.height, style.corner_frac * face.width)
+        img.paste(face, (rim, rim), mask)
+    out = img.resize((w, h), Image.LANCZOS)
+    return np.ascontiguousarray(np.asarray(out)[:, :, ::-1])
+
+
+def contact_sheet(style: TileStyle, rng: np.random.Generator, size=(48, 64), codes=CLASSES) -> np.ndarray:
+    """All `codes` of one style in a grid (9 per row), for checking a style by eye."""
+    tiles = [render_tile(c, style, rng, size) for c in codes]
+    rows = []
+    for i in range(0, len(tiles), 9):
+        row = tiles[i:i + 9]
+        row += [np.zeros_like(tiles[0])] * (9 - len(row))
+        rows.append(np.concatenate([np.pad(t, ((2, 2), (2, 2), (0, 0))) for t in row], axis=1))
+    return np.concatenate(rows, axis=0)

@@ -1,0 +1,135 @@
+"""Tile faces drawn by other people, read from Debian packages installed on this machine.
+
+Each *art style* maps the 43 classifier classes (`scoring.tiles.CLASSES`) to face images cut
+from a package's tile sheet or drawn from a Unicode mahjong font.  Nothing here is committed:
+the art is GPL or similar, so it is read from the installed packages (see `datasets/fetch_art.py`
+to install them) and only ever used to render training data.  Every sheet's order was checked by
+eye on a contact sheet (`python -m datasets.fetch_art --sheets`): winds, dragons and flowers
+come in a different order in each source.
+
+`available_styles()` lists the styles whose files are present; `load_face(style, code)` returns
+an upright BGR uint8 face, or None if that style has no picture of that class.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from scoring.tiles import BACK, CLASSES
+
+GNOME_THEMES = "/usr/share/gnome-mahjongg/themes"
+XMAHJONGG_TILES = "/usr/share/games/xmahjongg/tiles"
+
+_P = [f"{n}p" for n in range(1, 10)]
+_S = [f"{n}s" for n in range(1, 10)]
+_M = [f"{n}m" for n in range(1, 10)]
+
+# gnome-mahjongg smooth.png: 43 cells of 96x132 in a row (second row: highlighted copy).
+_SMOOTH_ORDER = _P + ["4z", "3z", "2z", "1z", "7z", "6z"] + _M + _S + \
+    ["f2", "f3", "f1", "f4", "5z", "f5", "f6", "f7", "f8"]
+# xmahjongg real.gif: 9 x 5 grid of photographed tiles.
+_REAL_ROWS = [_P, _S, _M, ["f5", "f6", "f7", "f8", "4z", "2z", "1z", "3z", None],
+              ["f1", "f2", "f3", "f4", "6z", "5z", "7z", None, None]]
+# xmahjongg dorothys.gif / dorwhite.gif: 21 x 4 cells of 64x80; rows 2-3 repeat 0-1 recoloured.
+_DOROTHY_ROWS = [_P + ["4z", "3z", "2z", "1z", "7z", "6z"] + _M[:6],
+                 _M[6:] + _S + ["f5", "f6", "f7", "f8", "5z", "f4", "f2", "f1", "f3"]]
+# Unicode Mahjong Tiles block, U+1F000..: E S W N, red, green, white, 1-9m, 1-9s, 1-9p,
+# plum, orchid, BAMBOO, chrysanthemum, spring..winter, joker, back.
+_UNICODE_ORDER = ["1z", "2z", "3z", "4z", "7z", "6z", "5z"] + _M + _S + _P + \
+    ["f1", "f2", "f4", "f3", "f5", "f6", "f7", "f8", None, BACK]
+_UNICODE_FONTS = {
+    "unicode-symbola": "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
+    "unicode-notosymbols2": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+    "unicode-freeserif": "/usr/share/fonts/truetype/freefont/FreeSerif.ttf",
+}
+
+#: style name -> (source file, Debian package that provides it)
+SOURCES = {
+    "gnome-smooth": (f"{GNOME_THEMES}/smooth.png", "gnome-mahjongg"),
+    "xmahjongg-real": (f"{XMAHJONGG_TILES}/real.gif", "xmahjongg"),
+    "xmahjongg-dorothys": (f"{XMAHJONGG_TILES}/dorothys.gif", "xmahjongg"),
+    "xmahjongg-dorothys-blue": (f"{XMAHJONGG_TILES}/dorothys.gif", "xmahjongg"),
+    "xmahjongg-dorwhite": (f"{XMAHJONGG_TILES}/dorwhite.gif", "xmahjongg"),
+    "unicode-symbola": (_UNICODE_FONTS["unicode-symbola"], "fonts-symbola"),
+    "unicode-notosymbols2": (_UNICODE_FONTS["unicode-notosymbols2"], "fonts-noto-core"),
+    "unicode-freeserif": (_UNICODE_FONTS["unicode-freeserif"], "fonts-freefont-ttf"),
+}
+
+#: Kept out of training: the unseen-style test (scans of a physical Chinese set).
+HELD_OUT_STYLES = ("xmahjongg-real",)
+
+
+def available_styles() -> list[str]:
+    """Art styles whose source files are installed here."""
+    return [name for name, (path, _pkg) in SOURCES.items() if os.path.exists(path)]
+
+
+def _rgb_to_bgr(img: Image.Image) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(img.convert("RGB"))[:, :, ::-1])
+
+
+@lru_cache(maxsize=None)
+def _sheet(style: str) -> dict[str, np.ndarray]:
+    path = SOURCES[style][0]
+    faces: dict[str, np.ndarray] = {}
+    if style == "gnome-smooth":
+        im = Image.open(path).convert("RGBA")
+        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+        im = Image.alpha_composite(bg, im)
+        for i, code in enumerate(_SMOOTH_ORDER):
+            x = 96 * i
+            faces[code] = _rgb_to_bgr(im.crop((x + 12, 3, x + 90, 119)))
+    elif style == "xmahjongg-real":
+        im = Image.open(path).convert("RGB")
+        cw, ch = im.width / 9, im.height / 5
+        for r, row in enumerate(_REAL_ROWS):
+            for c, code in enumerate(row):
+                if code:
+                    faces[code] = _rgb_to_bgr(im.crop((int(c * cw) + 2, int(r * ch) + 2,
+                                                       int((c + 1) * cw) - 2, int((r + 1) * ch) - 2)))
+    elif style.startswith("xmahjongg-dor"):
+        im = Image.open(path).convert("RGB")
+        row0 = 2 if style.endswith("-blue") else 0
+        for r, row in enumerate(_DOROTHY_ROWS):
+            for c, code in enumerate(row):
+                y = 80 * (row0 + r)
+                faces[code] = _rgb_to_bgr(im.crop((64 * c + 4, y + 2, 64 * c + 53, y + 68)))
+    elif style.startswith("unicode-"):
+        for i, code in enumerate(_UNICODE_ORDER):
+            if code:
+                face = _unicode_glyph(path, 0x1F000 + i)
+                if face is not None:
+                    faces[code] = face
+    else:
+        raise KeyError(style)
+    return faces
+
+
+def _unicode_glyph(font_path: str, codepoint: int) -> np.ndarray | None:
+    """Draw one Unicode mahjong glyph (an outline of a whole tile) black on ivory, cropped."""
+    font = ImageFont.truetype(font_path, 160)
+    img = Image.new("L", (240, 260), 0)
+    ImageDraw.Draw(img).text((20, 10), chr(codepoint), font=font, fill=255)
+    bbox = img.getbbox()
+    if bbox is None or (bbox[2] - bbox[0]) < 30:
+        return None  # the font lacks this glyph
+    ink = np.asarray(img.crop(bbox), np.float32) / 255.0
+    face = np.array([222, 238, 242], np.float32)  # ivory, BGR
+    out = face[None, None, :] * (1 - ink[:, :, None]) + np.array([30, 25, 20], np.float32) * ink[:, :, None]
+    return out.astype(np.uint8)
+
+
+def load_face(style_name: str, code: str) -> np.ndarray | None:
+    """Upright BGR uint8 face of `code` in `style_name`, or None if the style lacks it."""
+    if code not in CLASSES:
+        raise ValueError(f"unknown tile code {code!r}")
+    if style_name not in SOURCES:
+        raise KeyError(f"unknown art style {style_name!r}; known: {sorted(SOURCES)}")
+    if not os.path.exists(SOURCES[style_name][0]):
+        return None
+    face = _sheet(style_name).get(code)
+    return None if face is None else face.copy()
