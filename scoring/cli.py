@@ -1,0 +1,52 @@
+"""``mjscore score``: score cases in the vectors.json format from a file or standard input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .case import ScoringError
+from .engine import evaluate, score_table
+from .explain import explain
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file",
+        nargs="?",
+        default="-",
+        help="JSON file with one case or a list of cases (RULES.md 0.2 format); '-' or nothing reads stdin",
+    )
+    parser.add_argument("--explain", action="store_true", help="print a score sheet per case instead of JSON")
+    parser.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+
+
+def _read(path: str):
+    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    return json.loads(text)
+
+
+def _explain_one(case) -> str:
+    try:
+        return explain(evaluate(case))
+    except ScoringError as err:
+        return f"{case.get('id', 'case') if isinstance(case, dict) else 'case'}: error {err.code}: {err.message}"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = _read(args.file)
+    except OSError as err:
+        print(json.dumps({"error": {"code": "unreadable-input", "message": str(err)}}))
+        return 2
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {err}"}}))
+        return 2
+    cases = data if isinstance(data, list) else [data]
+    if args.explain:
+        print("\n\n".join(_explain_one(c) for c in cases))
+        return 0 if isinstance(data, list) else int("error" in score_table(data))
+    results = [score_table(c) for c in cases]
+    print(json.dumps(results if isinstance(data, list) else results[0], indent=args.indent))
+    return 0 if isinstance(data, list) else int("error" in results[0])

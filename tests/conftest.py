@@ -1,0 +1,27 @@
+"""Shared test fixtures: where the test data and the optional ../shared folder live."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+SHARED = REPO.parent / "shared"
+
+
+def shared_available() -> bool:
+    return SHARED.is_dir()
+
+
+@pytest.fixture(scope="session")
+def vectors() -> list[dict]:
+    return json.loads((DATA / "vectors.json").read_text())
+
+
+def pytest_report_header(config):
+    if shared_available():
+        return f"../shared found: real-photo checks run against {SHARED}"
+    return "../shared NOT found: real-photo checks run only on bundled data and say so"

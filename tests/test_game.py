@@ -1,0 +1,58 @@
+"""A game of several hands: East's rotation, the wind of the round, running totals."""
+
+import json
+
+import pytest
+
+from conftest import DATA
+from scoring.case import ScoringError
+from scoring.game import Game
+
+VECTORS = {c["id"]: c for c in json.loads((DATA / "vectors.json").read_text())}
+
+
+def _hand(case_id, **changes):
+    case = json.loads(json.dumps(VECTORS[case_id]))
+    case.pop("expected")
+    case.update(changes)
+    return case
+
+
+def test_east_keeps_the_deal_while_winning_and_passes_it_when_another_wins():
+    game = Game("pung-chow-limit", ["Ann", "Bob", "Cy", "Di"], {"mj_bonus": 10, "limit": 300})
+    assert game.seats() == {"E": "Ann", "S": "Bob", "W": "Cy", "N": "Di"}
+    east_wins = _hand("harr-II-ex07-east", round_wind=None)
+    record = game.play(east_wins)
+    assert record.payments == {"Ann": 1800, "Bob": -600, "Cy": -600, "Di": -600}
+    assert game.seats()["E"] == "Ann"
+    south_wins = _hand("harr-II-ex05", round_wind=None)  # South wins a limit hand
+    game.play(south_wins)
+    assert game.seats() == {"E": "Bob", "S": "Cy", "W": "Di", "N": "Ann"}
+    assert game.totals == {"Ann": 1800 - 600, "Bob": -600 + 1200, "Cy": -600 - 300, "Di": -600 - 300}
+    assert sum(game.totals.values()) == 0
+
+
+def test_rounds_advance_after_four_dealers_lose_and_the_game_ends():
+    game = Game("classical", ["A", "B", "C", "D"], {"limit": 1000, "east_double": True})
+    south_wins = _hand("classical-pair-own-round")
+    for expected_round in "ESWN":
+        for _ in range(4):
+            assert game.round_wind == expected_round
+            game.play(_hand("classical-pair-own-round", round_wind=None))
+    assert game.finished
+    assert sum(game.totals.values()) == 0
+    with pytest.raises(ScoringError):
+        game.play(south_wins)
+
+
+def test_a_hand_from_another_round_is_refused():
+    game = Game("classical", ["A", "B", "C", "D"], {"limit": 1000})
+    with pytest.raises(ScoringError, match="E round"):
+        game.play(_hand("classical-pair-own-round", round_wind="S"))
+
+
+def test_washing_keeps_east():
+    game = Game("pung-chow-limit", ["A", "B", "C", "D"], {"mj_bonus": 10, "limit": 300})
+    record = game.play(_hand("harr-II-wash-10", round_wind=None))
+    assert record.payments["B"] == 210
+    assert game.seats()["E"] == "A"

@@ -1,0 +1,31 @@
+"""Tile notation: MPSZ parsing and formatting, names, errors."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from scoring.tiles import CLASSES, KINDS, TileError, format_tiles, parse_tiles, tile_name
+
+
+def test_parse_grouped_string():
+    assert parse_tiles("123m55z") == ["1m", "2m", "3m", "5z", "5z"]
+    assert parse_tiles("19p f1f8 back") == ["1p", "9p", "f1", "f8", "back"]
+    assert parse_tiles("") == []
+
+
+@pytest.mark.parametrize("bad", ["8z", "0m", "f9", "12x", "m", "123", "1m2"])
+def test_unknown_tiles_are_refused(bad):
+    with pytest.raises(TileError):
+        parse_tiles(bad)
+
+
+def test_names():
+    assert tile_name("3s") == "3 Bamboo"
+    assert tile_name("7z") == "Red Dragon"
+    assert tile_name("1z") == "East Wind"
+    assert tile_name("f5") == "Spring (Season 1)"
+    assert len(CLASSES) == 43 and len(KINDS) == 34
+
+
+@given(st.lists(st.sampled_from(CLASSES), max_size=20))
+def test_format_then_parse_round_trips(codes):
+    assert parse_tiles(format_tiles(codes)) == codes
