@@ -48,55 +48,109 @@ def to_counts(tiles: list[str] | tuple[str, ...]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _can_chow(counts: tuple[int, ...] | list[int], i: int) -> bool:
-    return is_suit(KINDS[i]) and i % 9 <= 6 and counts[i + 1] > 0 and counts[i + 2] > 0
+# The hand splits into four independent segments: characters, dots, bamboo (9 kinds each, where
+# chows are possible) and honours (7 kinds, pungs and pairs only).
+SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 
-@lru_cache(maxsize=200_000)
-def decompositions(counts: tuple[int, ...], sets: int, pairs: int = 1) -> tuple[tuple[Group, ...], ...]:
-    """All ways to split ``counts`` into exactly ``sets`` chows/pungs and ``pairs`` pairs.
-
-    Groups come out in tile order; equal splits are listed once.
-    """
+@lru_cache(maxsize=None)
+def _segment_splits(counts: tuple[int, ...], base: int, chows: bool, pairs: int) -> tuple[tuple[Group, ...], ...]:
+    """All splits of one segment into sets and exactly ``pairs`` pairs (0 or 1)."""
     first = next((i for i, n in enumerate(counts) if n), None)
     if first is None:
-        return ((),) if sets == 0 and pairs == 0 else ()
-    results: list[tuple[Group, ...]] = []
-    code = KINDS[first]
+        return ((),) if pairs == 0 else ()
+    code = KINDS[base + first]
     work = list(counts)
-    if counts[first] >= 3 and sets:
+    results: list[tuple[Group, ...]] = []
+    if counts[first] >= 3:
         work[first] -= 3
-        for rest in decompositions(tuple(work), sets - 1, pairs):
-            results.append((Group("pung", code),) + rest)
+        results += [(Group("pung", code),) + rest for rest in _segment_splits(tuple(work), base, chows, pairs)]
         work[first] += 3
     if counts[first] >= 2 and pairs:
         work[first] -= 2
-        for rest in decompositions(tuple(work), sets, pairs - 1):
-            results.append((Group("pair", code),) + rest)
+        results += [(Group("pair", code),) + rest for rest in _segment_splits(tuple(work), base, chows, 0)]
         work[first] += 2
-    if sets and _can_chow(counts, first):
+    if chows and first <= 6 and counts[first + 1] and counts[first + 2]:
         for j in (first, first + 1, first + 2):
             work[j] -= 1
-        for rest in decompositions(tuple(work), sets - 1, pairs):
-            results.append((Group("chow", code),) + rest)
+        results += [(Group("chow", code),) + rest for rest in _segment_splits(tuple(work), base, chows, pairs)]
     return tuple(results)
+
+
+def _segments(counts: tuple[int, ...]):
+    for lo, hi, chows in SEGMENTS:
+        part = counts[lo:hi]
+        yield part, lo, chows, sum(part)
+
+
+def decompositions(counts: tuple[int, ...], sets: int, pairs: int = 1) -> list[tuple[Group, ...]]:
+    """All ways to split ``counts`` into exactly ``sets`` chows/pungs and one pair.
+
+    Groups come out in tile order; equal splits are listed once.
+    """
+    if sum(counts) != 3 * sets + 2 * pairs:
+        return []
+    results: list[tuple[Group, ...]] = [()]
+    pair_seen = 0
+    for part, lo, chows, n in _segments(counts):
+        if n % 3 == 1:
+            return []
+        has_pair = 1 if n % 3 == 2 else 0
+        pair_seen += has_pair
+        if pair_seen > pairs:
+            return []
+        if n == 0:
+            continue
+        splits = _segment_splits(part, lo, chows, has_pair)
+        if not splits:
+            return []
+        results = [r + s for r in results for s in splits]
+    return results if pair_seen == pairs else []
 
 
 def is_complete(counts: tuple[int, ...], sets: int) -> bool:
     """Whether the tiles form ``sets`` sets and one pair (a standard complete hand)."""
-    return bool(decompositions(counts, sets, 1))
+    if sum(counts) != 3 * sets + 2:
+        return False
+    pair_seen = False
+    for part, lo, chows, n in _segments(counts):
+        if n % 3 == 1 or (n % 3 == 2 and pair_seen):
+            return False
+        if n % 3 == 2:
+            pair_seen = True
+        if n and not _segment_splits(part, lo, chows, n % 3 // 2):
+            return False
+    return pair_seen
 
 
-def waits(pre_win: tuple[int, ...], sets: int, held: tuple[int, ...]) -> list[str]:
-    """Kinds that would complete ``pre_win`` as a standard hand; kinds held four times excluded."""
+def _candidates(pre_win: tuple[int, ...]) -> list[int]:
+    """Kinds that could possibly complete a hand: held kinds and suit neighbours within two."""
+    near = set()
+    for i, n in enumerate(pre_win):
+        if not n:
+            continue
+        near.add(i)
+        if i < 27:
+            lo = i - i % 9
+            near.update(j for j in range(max(lo, i - 2), min(lo + 9, i + 3)))
+    return sorted(near)
+
+
+def waits(pre_win: tuple[int, ...], sets: int, held: tuple[int, ...], stop_after: int | None = None) -> list[str]:
+    """Kinds that would complete ``pre_win`` as a standard hand; kinds held four times excluded.
+
+    ``stop_after`` ends the search once that many waits are found (enough to decide "only place").
+    """
     result = []
     work = list(pre_win)
-    for i, code in enumerate(KINDS):
+    for i in _candidates(pre_win):
         if held[i] >= 4:
             continue
         work[i] += 1
         if is_complete(tuple(work), sets):
-            result.append(code)
+            result.append(KINDS[i])
+            if stop_after is not None and len(result) >= stop_after:
+                break
         work[i] -= 1
     return result
 

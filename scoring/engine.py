@@ -8,6 +8,7 @@ pipeline; ``evaluate(case_dict) -> TableResult`` is the same with Python objects
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from . import settle
@@ -96,12 +97,16 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
     n_sets = 4 - len(meld_groups)
     counts = to_counts(hand.concealed)
     tile = hand.winning_tile if hand.win_by != "original-hand" else None
-    hand_waits: list[str] = []
-    if tile is not None:
+
+    @lru_cache(maxsize=1)
+    def single_wait() -> bool:
+        if tile is None:
+            return False
         pre = list(counts)
         pre[INDEX[tile]] -= 1
         held = [a + b for a, b in zip(pre, to_counts([t for m in hand.melds for t in m.tiles]))]
-        hand_waits = waits(tuple(pre), n_sets, tuple(held))
+        return len(waits(tuple(pre), n_sets, tuple(held), stop_after=2)) == 1
+
     found: list[Winner] = []
     if n_sets >= 0:
         for split in decompositions(counts, n_sets, 1):
@@ -111,13 +116,13 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
                 if role is not None and groups[role].kind == "pung" and hand.win_by in ("discard", "robbing-kong"):
                     groups[role] = Group("pung", groups[role].tile, exposed=True)
                 index = None if role is None else role + len(meld_groups)
-                found.append(Winner(hand, own, rnd, meld_groups + tuple(groups), index, hand_waits))
+                found.append(Winner(hand, own, rnd, meld_groups + tuple(groups), index, single_wait))
     if not meld_groups:
         shapes = SPECIAL_SHAPES[ruleset]
         if "thirteen-orphans" in shapes and is_thirteen_orphans(counts):
-            found.append(Winner(hand, own, rnd, (), None, hand_waits, special="thirteen-orphans"))
+            found.append(Winner(hand, own, rnd, (), None, single_wait, special="thirteen-orphans"))
         if "nine-gates" in shapes and is_nine_gates(counts):
-            found.append(Winner(hand, own, rnd, (), None, hand_waits, special="nine-gates"))
+            found.append(Winner(hand, own, rnd, (), None, single_wait, special="nine-gates"))
     return found
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..arrange import Group
 from ..case import Hand
@@ -68,7 +69,7 @@ class Winner:
     round_wind: str | None
     groups: tuple[Group, ...]
     winning_index: int | None
-    waits: list[str]
+    single_wait: Callable[[], bool]  # whether exactly one kind completes the hand (lazy, shared)
     special: str | None = None
 
     @property
@@ -102,7 +103,8 @@ class Winner:
 
     @property
     def only_place(self) -> bool:
-        return self.win_by != "original-hand" and len(self.waits) == 1
+        """Filling the only place to win (A5): exactly one kind completes the hand."""
+        return self.win_by != "original-hand" and self.single_wait()
 
     def tiles(self) -> list[str]:
         return self.hand.all_tiles()
