@@ -1,0 +1,207 @@
+"""The mjscore web service: the upload page at ``/`` and the JSON API under ``/api/v1``.
+
+Run it with ``make serve`` or ``mjscore serve`` (``uvicorn api.app:app``).  OpenAPI docs: /docs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Literal, Optional, Union
+
+from fastapi import Body, FastAPI, File, Form, Query, UploadFile
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import Field
+
+from api import service
+from api.errors import ApiError, ErrorBody, install_error_handlers
+from api.images import check_content_type
+from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
+from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table, ValidationReport, WinBy
+
+log = logging.getLogger("mjscore.api")
+STATIC = Path(__file__).parent / "static"
+VERSION = "0.1.0"
+
+_UPLOAD_ERRORS = {
+    400: {"model": ErrorBody, "description": "corrupt or truncated upload"},
+    413: {"model": ErrorBody, "description": "upload over 20 MB or image over 50 megapixels"},
+    415: {"model": ErrorBody, "description": "not a JPEG, PNG, WebP or BMP image"},
+    422: {"model": ErrorBody, "description": "invalid form fields"},
+    503: {"model": ErrorBody, "description": "busy, or recognition not available"},
+}
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI):
+    app.state.workers = service.Workers()
+    # load the ONNX session once, off the event loop, before the first photo arrives
+    asyncio.get_running_loop().run_in_executor(None, service.warm_up)
+    yield
+    app.state.workers.shutdown()
+
+
+app = FastAPI(
+    title="mjscore",
+    version=VERSION,
+    description="Turn a photo of a finished mahjong table into scores and payments. "
+    "Every error is JSON {code, message} with a 4xx status (5xx only for server faults).",
+    lifespan=lifespan,
+)
+install_error_handlers(app)
+app.add_middleware(BodySizeLimit)
+
+
+@app.middleware("http")
+async def security_headers(request, call_next):
+    response = await call_next(request)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    if request.url.path == "/" or request.url.path.startswith("/static/"):
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+        )
+    return response
+
+
+def _workers() -> service.Workers:
+    workers = getattr(app.state, "workers", None)
+    if workers is None:  # app used without its lifespan (e.g. a bare ASGI test client)
+        workers = app.state.workers = service.Workers()
+    return workers
+
+
+async def _read_upload(upload: UploadFile, what: str = "image") -> bytes:
+    data = await upload.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ApiError(413, "payload-too-large", f"the {what} is larger than {MAX_UPLOAD_BYTES // MiB} MB")
+    if not data:
+        raise ApiError(400, "empty-upload", f"the uploaded {what} is empty (0 bytes)")
+    return data
+
+
+# --------------------------------------------------------------------------- page and health
+
+@app.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+@app.get("/healthz", response_model=Health, tags=["service"])
+async def healthz() -> dict:
+    """Liveness and whether the photo recogniser is loaded."""
+    status = service.recognizer_status()
+    out = {"status": "ok", "version": VERSION, "recognizer": status["recognizer"]}
+    if status["error"]:
+        out["recognizer_error"] = status["error"]
+    return out
+
+
+# --------------------------------------------------------------------------- scoring
+
+TableOrTables = Union[Table, Annotated[list[Table], Field(min_length=1, max_length=MAX_TABLES_PER_REQUEST)]]
+
+
+@app.post(
+    "/api/v1/score",
+    response_model=Union[ScoreResult, list[ScoreResult]],
+    tags=["scoring"],
+    responses={422: {"model": ErrorBody, "description": "the table is not valid (the rules engine's error code)"},
+               413: {"model": ErrorBody, "description": "body over the size limit"}},
+)
+async def score(tables: Annotated[TableOrTables, Body()]):
+    """Score a table, or a list of tables, in the vectors.json case format (RULES.md 0.2).
+
+    One table: its result as ``mjscore score`` prints it, or 422 ``{code, message}`` when the rules
+    engine refuses it.  A list: a list of results in the same order, where a refused table is
+    ``{"error": {code, message}}`` in its place (the others are still scored).
+    """
+    from scoring import score_table
+
+    if isinstance(tables, list):
+        return [score_table(t.to_case()) for t in tables]
+    result = score_table(tables.to_case())
+    if "error" in result:
+        error = result["error"]
+        return JSONResponse({"code": error["code"], "message": error["message"]}, status_code=422)
+    return result
+
+
+# --------------------------------------------------------------------------- photos
+
+@app.post("/api/v1/recognize", response_model=Recognition, tags=["photos"], responses=_UPLOAD_ERRORS)
+async def recognize(
+    image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP or BMP, at most 20 MB")],
+    camera_seat: Annotated[Seat, Form(description="the wind of the player at the photo's bottom edge")] = "E",
+    annotate: Annotated[bool, Form(description="include the photo with every tile outlined")] = True,
+):
+    """Find every tile: its box, code, confidence and seat; each seat's hand; warnings."""
+    check_content_type(image.content_type)
+    data = await _read_upload(image)
+    return await _workers().run(service.recognize_upload, data, camera_seat, annotate)
+
+
+@app.post("/api/v1/photo/score", response_model=PhotoScore, tags=["photos"], responses=_UPLOAD_ERRORS)
+async def photo_score(
+    image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP or BMP, at most 20 MB")],
+    ruleset: Annotated[Ruleset, Form()] = "pung-chow",
+    camera_seat: Annotated[Seat, Form(description="the wind at the photo's bottom edge")] = "E",
+    round_wind: Annotated[Optional[Seat], Form(description="wind of the round (not used by pung-chow)")] = None,
+    winner: Annotated[Optional[Seat], Form(description="who went Mah-Jongg (default: the camera seat)")] = None,
+    win_by: Annotated[WinBy, Form()] = "discard",
+    flags: Annotated[str, Form(description="comma-separated: last-tile, standing-hand, ...")] = "",
+    winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p")] = None,
+    annotate: Annotated[bool, Form()] = True,
+):
+    """Recognise the photo, build the table with the context the photo cannot show, score it.
+
+    ``result`` holds the scores, or ``{"error": {code, message}}`` when the recognised hand is not
+    valid: the recognition comes back either way so it can be corrected and sent to /api/v1/score.
+    """
+    check_content_type(image.content_type)
+    data = await _read_upload(image)
+    context = {
+        "ruleset": ruleset,
+        "camera_seat": camera_seat,
+        "round_wind": None if ruleset == "pung-chow" else (round_wind or "E"),
+        "winner": winner or camera_seat,
+        "win_by": win_by,
+        "flags": [f.strip() for f in flags.split(",") if f.strip()],
+    }
+    if winning_tile:
+        context["winning_tile"] = winning_tile.strip()
+    return await _workers().run(service.score_photo, data, context, annotate)
+
+
+# --------------------------------------------------------------------------- validation
+
+_ZIP_TYPES = {"application/zip", "application/x-zip-compressed", "application/x-zip", "application/octet-stream", ""}
+
+
+@app.post(
+    "/api/v1/validate",
+    response_model=ValidationReport,
+    tags=["validation"],
+    responses={**_UPLOAD_ERRORS, 200: {"content": {"text/html": {}}, "description": "the report"}},
+)
+async def validate(
+    archive: Annotated[UploadFile, File(description="zip of a labelled set: our JSON labels, YOLO or COCO")],
+    format: Annotated[Literal["json", "html"], Query(description="json data or the HTML page")] = "json",
+):
+    """Recognise every photo of a labelled set and measure recall, accuracy and confusions."""
+    declared = (archive.content_type or "").split(";")[0].strip().lower()
+    if declared not in _ZIP_TYPES:
+        raise ApiError(415, "unsupported-media-type", f"the archive was sent as {declared!r}; send a .zip")
+    data = await _read_upload(archive, "archive")
+    result = await _workers().run(service.validate_zip, data, format == "html")
+    if format == "html":
+        return HTMLResponse(result)
+    return result

@@ -1,0 +1,91 @@
+"""The service's error model: every failure is JSON ``{"code", "message"}`` with a 4xx/5xx status.
+
+Handlers here turn our own :class:`ApiError`, FastAPI's request-validation errors and Starlette's
+HTTP errors into that one shape, so a client never has to parse an HTML error page or a
+framework-specific structure.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger("mjscore.api")
+
+
+class ErrorBody(BaseModel):
+    """What every error response carries."""
+
+    code: str
+    message: str
+
+
+class ApiError(StarletteHTTPException):
+    """A request we refuse, with a stable machine-readable ``code`` and a human ``message``.
+
+    It subclasses Starlette's HTTPException so FastAPI re-raises it unchanged even when it is
+    raised while the request body is still being parsed (e.g. by the upload size limit).
+    """
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(status_code=status, detail=message)
+        self.code = code
+        self.message = message
+
+
+_STATUS_CODES = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    408: "request-timeout",
+    411: "length-required",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    422: "invalid-request",
+    429: "too-many-requests",
+    503: "busy",
+}
+
+
+def error_response(status: int, code: str, message: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status, headers=headers)
+
+
+def _describe_validation(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    more = len(exc.errors()) - 5
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts) or "the request is not valid"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status_code, exc.code, exc.message, getattr(exc, "headers", None))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _STATUS_CODES.get(exc.status_code, "http-error")
+        message = exc.detail if isinstance(exc.detail, str) else code.replace("-", " ")
+        return error_response(exc.status_code, code, message, getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid-request", _describe_validation(exc))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal-error", "the server failed on this request; it is logged")

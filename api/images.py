@@ -1,0 +1,126 @@
+"""Check and decode an uploaded photo safely.
+
+The order matters: the declared content type is checked first, then Pillow reads only the header
+(format and dimensions) and the pixel count is checked, and only then are the pixels decoded.  A
+decompression bomb (a tiny file that claims 20,000 x 20,000 pixels) is therefore refused without
+allocating its pixels, and a truncated or corrupt file fails cleanly during decoding.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import warnings
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from api.errors import ApiError
+from api.limits import MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, MIN_IMAGE_SIDE, MiB
+
+# Pillow's own bomb guard as a second line of defence (it raises at twice this value).
+Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+
+#: Formats Pillow may decode for us, by Pillow format name.
+ALLOWED_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp", "BMP": "image/bmp"}
+#: Declared content types we accept (the bytes are sniffed as well; they decide).
+ALLOWED_CONTENT_TYPES = set(ALLOWED_FORMATS.values()) | {
+    "image/jpg",
+    "image/pjpeg",
+    "image/x-png",
+    "image/x-ms-bmp",
+    "application/octet-stream",
+    "",
+}
+
+
+def check_content_type(content_type: str | None, what: str = "image") -> None:
+    """Refuse a declared type that is plainly not one of our image formats (415)."""
+    declared = (content_type or "").split(";")[0].strip().lower()
+    if declared in ALLOWED_CONTENT_TYPES:
+        return
+    if declared in ("image/heic", "image/heif"):
+        raise ApiError(
+            415,
+            "unsupported-media-type",
+            "HEIC photos are not supported: send a JPEG (on iPhone: Settings > Camera > Formats > "
+            "Most Compatible)",
+        )
+    raise ApiError(
+        415,
+        "unsupported-media-type",
+        f"the {what} was sent as {declared!r}; send a JPEG, PNG, WebP or BMP image",
+    )
+
+
+def open_header(data: bytes) -> Image.Image:
+    """Open lazily (header only) and check format and size; raise ApiError otherwise."""
+    if not data:
+        raise ApiError(400, "empty-upload", "the uploaded image is empty (0 bytes)")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ApiError(413, "payload-too-large", f"the image is larger than {MAX_UPLOAD_BYTES // MiB} MB")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError:
+        raise ApiError(413, "image-too-large", f"the image has more than {MAX_IMAGE_PIXELS:,} pixels")
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise ApiError(
+            415, "not-an-image", "the upload is not a readable image; send a JPEG, PNG, WebP or BMP photo"
+        )
+    if image.format not in ALLOWED_FORMATS:
+        raise ApiError(
+            415,
+            "unsupported-media-type",
+            f"{image.format} images are not accepted; send a JPEG, PNG, WebP or BMP photo",
+        )
+    width, height = image.size
+    if width * height > MAX_IMAGE_PIXELS:
+        raise ApiError(
+            413,
+            "image-too-large",
+            f"the image is {width} x {height} = {width * height:,} pixels; the limit is "
+            f"{MAX_IMAGE_PIXELS:,} (50 megapixels)",
+        )
+    if min(width, height) < MIN_IMAGE_SIDE:
+        raise ApiError(
+            422, "image-too-small", f"the image is {width} x {height} pixels; too small to show tiles"
+        )
+    return image
+
+
+def decode_image(data: bytes) -> np.ndarray:
+    """Upload bytes -> upright BGR uint8 array (EXIF rotation applied), or ApiError."""
+    image = open_header(data)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image.load()
+            image = ImageOps.exif_transpose(image)
+            rgb = image.convert("RGB")
+    except Image.DecompressionBombError:
+        raise ApiError(413, "image-too-large", f"the image has more than {MAX_IMAGE_PIXELS:,} pixels")
+    except (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError) as exc:
+        # Pillow reports truncation as OSError("image file is truncated ..."); corrupt data as
+        # OSError/SyntaxError/ValueError depending on the codec.
+        detail = str(exc).split("\n")[0][:120] or type(exc).__name__
+        raise ApiError(400, "corrupt-image", f"the image is truncated or corrupt ({detail})")
+    array = np.asarray(rgb, dtype=np.uint8)
+    return np.ascontiguousarray(array[:, :, ::-1])
+
+
+def encode_data_url(bgr: np.ndarray, fmt: str = "jpeg", quality: int = 85, max_side: int = 1600) -> str:
+    """BGR array -> ``data:image/...;base64,`` URL, scaled down so its longer side <= max_side."""
+    image = Image.fromarray(np.ascontiguousarray(bgr[:, :, ::-1]))
+    if max(image.size) > max_side:
+        scale = max_side / max(image.size)
+        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))))
+    buffer = io.BytesIO()
+    if fmt == "png":
+        image.save(buffer, "PNG", optimize=True)
+        mime = "image/png"
+    else:
+        image.save(buffer, "JPEG", quality=quality)
+        mime = "image/jpeg"
+    return f"data:{mime};base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

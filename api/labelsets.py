@@ -1,0 +1,460 @@
+"""Read a labelled photo set in any of three formats into one shape.
+
+* ours (hust-riichi style): ``labels/*.json`` = ``{"image", "width", "height", "tiles": [{"box":
+  [x1, y1, x2, y2], "code"}]}`` with the photos in ``images/``;
+* YOLO: ``data.yaml`` (class names) and ``labels/*.txt`` (``class cx cy w h``, normalised) beside
+  ``images/`` folders, as Roboflow and Ultralytics export them (also in train/valid/test splits);
+* COCO: a JSON file with ``images``, ``annotations`` (``bbox`` = ``[x, y, w, h]``) and
+  ``categories``, e.g. Roboflow's ``_annotations.coco.json`` in each split folder.
+
+Class names of YOLO and COCO sets are mapped to our tile codes by :func:`tile_code_for_name`,
+which understands the usual naming schemes (``1man``/``1pin``/``1sou``/``east``/``haku``,
+``bamboo_1``/``dots_1``/``characters_1``, ``1B``/``1C``/``1D``, ``red_dragon``, ``flower_1``,
+``spring`` ...).  Boxes of classes that cannot be mapped are left out and reported in
+``LabelSet.warnings``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from scoring.tiles import BACK, BONUS, KINDS
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
+_VALID_CODES = set(KINDS) | set(BONUS) | {BACK}
+
+
+class LabelSetError(ValueError):
+    """The folder is not a labelled set we can read, or a label file is malformed."""
+
+
+@dataclass
+class LabelledTile:
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
+    code: str
+
+
+@dataclass
+class LabelledImage:
+    name: str  # path relative to the set's root, '/'-separated
+    path: Path
+    width: int
+    height: int
+    tiles: list[LabelledTile] = field(default_factory=list)
+
+
+@dataclass
+class LabelSet:
+    root: Path
+    format: str  # "json", "yolo" or "coco"
+    images: list[LabelledImage]
+    warnings: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- class names
+
+_SUIT_WORDS = {
+    "m": {"m", "man", "manzu", "wan", "wanzi", "character", "characters", "char", "chars", "crak",
+          "craks", "crack", "cracks", "c", "k"},
+    "p": {"p", "pin", "pinzu", "dot", "dots", "circle", "circles", "coin", "coins", "tong",
+          "tongzi", "ball", "balls", "d"},
+    "s": {"s", "sou", "souzu", "bamboo", "bamboos", "bam", "bams", "bamb", "stick", "sticks",
+          "tiao", "tiaozi", "suo", "b"},
+    "z": {"z", "honor", "honour", "ji"},
+}
+_WINDS = {
+    "1z": {"east", "ton", "dong", "ew", "e"},
+    "2z": {"south", "nan", "sw"},
+    "3z": {"west", "sha", "xi", "ww", "w"},
+    "4z": {"north", "pei", "bei", "nw", "n"},
+}
+_DRAGONS = {
+    "5z": {"haku", "white", "bai", "baiban", "blank", "wd", "frame"},
+    "6z": {"hatsu", "green", "fa", "facai", "gd"},
+    "7z": {"chun", "red", "zhong", "hongzhong", "rd"},
+}
+_FLOWER_NAMES = {"plum": "f1", "orchid": "f2", "chrysanthemum": "f3", "mum": "f3"}
+_SEASON_NAMES = {"spring": "f5", "summer": "f6", "autumn": "f7", "fall": "f7", "winter": "f8"}
+_BACK_WORDS = {"back", "backs", "facedown", "hidden", "blind", "tileback"}
+
+
+def _tokens(name: str) -> list[str]:
+    return re.findall(r"[a-z]+|\d+", name.lower())
+
+
+def tile_code_for_name(name: str) -> str | None:
+    """Our code for a dataset's class name, or None when the name does not say which tile."""
+    raw = name.strip().lower()
+    if raw in _VALID_CODES:
+        return raw
+    tokens = _tokens(raw)
+    if not tokens:
+        return None
+    words = [t for t in tokens if not t.isdigit()]
+    numbers = [int(t) for t in tokens if t.isdigit()]
+    wordset = set(words)
+    joined = "".join(words)
+
+    if wordset & _BACK_WORDS or joined in _BACK_WORDS:
+        return BACK
+    if wordset & {"flower", "flowers", "season", "seasons"} or wordset & set(_FLOWER_NAMES) or wordset & set(
+        _SEASON_NAMES
+    ):
+        for word in words:
+            if word in _SEASON_NAMES:
+                return _SEASON_NAMES[word]
+            if word in _FLOWER_NAMES:
+                return _FLOWER_NAMES[word]
+        if wordset & {"flower", "flowers"} and "bamboo" in wordset and not numbers:
+            return "f4"
+        if len(numbers) == 1 and 1 <= numbers[0] <= 4:
+            return f"f{numbers[0] + (4 if wordset & {'season', 'seasons'} else 0)}"
+        return None
+
+    # Honours by name: winds and dragons ("east", "wind_east", "red_dragon", "dragon-green").
+    if not numbers or wordset & {"wind", "winds", "dragon", "dragons"}:
+        for code, names in {**_WINDS, **_DRAGONS}.items():
+            if wordset & names or joined in names or joined.replace("wind", "").replace("dragon", "") in names:
+                return code
+        if len(numbers) == 1 and wordset & {"wind", "winds"} and 1 <= numbers[0] <= 4:
+            return f"{numbers[0]}z"
+        if len(numbers) == 1 and wordset & {"dragon", "dragons"} and 1 <= numbers[0] <= 3:
+            return f"{numbers[0] + 4}z"
+
+    # Numbered suits: "1man", "bamboo_1", "dots-3", "m1", "5mr" / "red5man" / "0m" (red fives).
+    if len(numbers) == 1:
+        n = numbers[0]
+        suit_words = [w for w in words if w not in {"red", "aka", "r"}]
+        suits = {s for w in suit_words for s, names in _SUIT_WORDS.items() if w in names}
+        if len(suits) != 1:
+            # e.g. "1mr": one run of letters holding suit + red marker
+            suits = {s for w in suit_words for s, names in _SUIT_WORDS.items() if w.rstrip("r") in names}
+        if len(suits) == 1:
+            suit = suits.pop()
+            if n == 0 and suit != "z":
+                n = 5  # red five written as 0
+            if suit == "z" and 1 <= n <= 7:
+                return f"{n}z"
+            if suit != "z" and 1 <= n <= 9:
+                return f"{n}{suit}"
+    return None
+
+
+# --------------------------------------------------------------------------- YAML names
+
+def read_yaml_names(path: Path) -> list[str]:
+    """The ``names`` of a YOLO data.yaml, in class-index order (flow list, block list or mapping).
+
+    A small reader for this one field, so the service needs no YAML library.
+    """
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        match = re.match(r"^names\s*:\s*(.*)$", line)
+        if not match:
+            continue
+        rest = match.group(1).split(" #")[0].strip()
+        if rest.startswith("["):
+            chunk = rest
+            j = i
+            while "]" not in chunk and j + 1 < len(lines):
+                j += 1
+                chunk += " " + lines[j].strip()
+            inner = chunk[1 : chunk.index("]")] if "]" in chunk else chunk[1:]
+            return [_unquote(item) for item in _split_flow(inner) if item.strip()]
+        if rest.startswith("{"):
+            inner = rest.strip("{}")
+            pairs = [p.split(":", 1) for p in _split_flow(inner) if ":" in p]
+            return _names_from_pairs([(k, v) for k, v in pairs])
+        if rest:
+            raise LabelSetError(f"{path.name}: cannot read 'names: {rest}'")
+        items: list[str] = []
+        pairs: list[tuple[str, str]] = []
+        for follow in lines[i + 1 :]:
+            if not follow.strip() or follow.strip().startswith("#"):
+                continue
+            if not follow[:1].isspace() and not follow.startswith("-"):
+                break
+            body = follow.strip()
+            if body.startswith("- "):
+                items.append(_unquote(body[2:]))
+            elif body == "-":
+                items.append("")
+            elif ":" in body:
+                pairs.append(tuple(body.split(":", 1)))  # type: ignore[arg-type]
+            else:
+                break
+        if items:
+            return items
+        if pairs:
+            return _names_from_pairs(pairs)
+    raise LabelSetError(f"{path.name} has no 'names' list of classes")
+
+
+def _split_flow(inner: str) -> list[str]:
+    out, current, quote = [], "", None
+    for ch in inner:
+        if quote:
+            current += ch
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+            current += ch
+        elif ch == ",":
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    out.append(current)
+    return out
+
+
+def _unquote(text: str) -> str:
+    text = text.split(" #")[0].strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def _names_from_pairs(pairs: list[tuple[str, str]]) -> list[str]:
+    indexed = {}
+    for key, value in pairs:
+        try:
+            indexed[int(key.strip().strip("'\""))] = _unquote(value)
+        except ValueError:
+            raise LabelSetError(f"data.yaml names: class index {key.strip()!r} is not a number")
+    if not indexed:
+        return []
+    return [indexed.get(i, "") for i in range(max(indexed) + 1)]
+
+
+# --------------------------------------------------------------------------- readers
+
+def _image_size(path: Path) -> tuple[int, int]:
+    try:
+        with Image.open(path) as image:
+            return image.size
+    except Exception as exc:  # noqa: BLE001 - any unreadable image is reported the same way
+        raise LabelSetError(f"{path.name}: not a readable image ({exc})")
+
+
+def _relname(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _all_images(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+
+
+def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
+    x1, y1, x2, y2 = (float(v) for v in box)
+    x1, x2 = sorted((max(0.0, min(x1, width)), max(0.0, min(x2, width))))
+    y1, y2 = sorted((max(0.0, min(y1, height)), max(0.0, min(y2, height))))
+    if x2 - x1 < 1 or y2 - y1 < 1:
+        return None
+    return (x1, y1, x2, y2)
+
+
+def read_json_set(root: Path) -> LabelSet:
+    """Our per-image JSON labels (``labels/*.json``; photos in ``images/`` or beside them)."""
+    label_files = sorted((root / "labels").glob("*.json")) if (root / "labels").is_dir() else []
+    if not label_files:
+        label_files = sorted(p for p in root.glob("*.json") if p.name != "stats.json")
+    images, warnings = [], []
+    for label_path in label_files:
+        try:
+            data = json.loads(label_path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise LabelSetError(f"{label_path.name}: not valid JSON ({exc})")
+        if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
+            raise LabelSetError(f"{label_path.name}: expected an object with a 'tiles' list")
+        image_name = str(data.get("image") or label_path.with_suffix(".jpg").name)
+        candidates = [root / "images" / image_name, label_path.parent / image_name, root / image_name]
+        image_path = next((c for c in candidates if c.is_file()), None)
+        if image_path is None:
+            warnings.append(f"{label_path.name}: image {image_name} not found; skipped")
+            continue
+        width, height = data.get("width"), data.get("height")
+        if not (isinstance(width, int) and isinstance(height, int)):
+            width, height = _image_size(image_path)
+        tiles = []
+        for k, tile in enumerate(data["tiles"]):
+            try:
+                code = str(tile["code"])
+                box = _clip_box(tile["box"], width, height)
+            except (KeyError, TypeError, ValueError):
+                raise LabelSetError(f"{label_path.name}: tile {k} needs 'box' [x1,y1,x2,y2] and 'code'")
+            if code not in _VALID_CODES:
+                mapped = tile_code_for_name(code)
+                if mapped is None:
+                    warnings.append(f"{label_path.name}: tile {k} has unknown code {code!r}; left out")
+                    continue
+                code = mapped
+            if box is not None:
+                tiles.append(LabelledTile(box, code))
+        images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
+    return LabelSet(root, "json", images, warnings)
+
+
+def _find_yaml(root: Path) -> Path | None:
+    for pattern in ("data.yaml", "data.yml", "dataset.yaml", "*.yaml", "*.yml"):
+        found = sorted(root.glob(pattern)) or sorted(root.glob(f"*/{pattern}"))
+        if found:
+            return found[0]
+    return None
+
+
+def _yolo_label_for(image: Path) -> Path:
+    parts = list(image.parts)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "images":
+            parts[i] = "labels"
+            return Path(*parts).with_suffix(".txt")
+    return image.with_suffix(".txt")
+
+
+def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
+    names = read_yaml_names(yaml_path)
+    codes = [tile_code_for_name(n) for n in names]
+    warnings = []
+    unmapped_used: dict[str, int] = {}
+    images = []
+    for image_path in _all_images(root):
+        width, height = _image_size(image_path)
+        label_path = _yolo_label_for(image_path)
+        tiles = []
+        if label_path.is_file():
+            for line_no, line in enumerate(label_path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+                fields = line.split()
+                if not fields:
+                    continue
+                if len(fields) < 5:
+                    raise LabelSetError(f"{_relname(root, label_path)}:{line_no}: expected 'class cx cy w h'")
+                try:
+                    cls = int(fields[0])
+                    cx, cy, w, h = (float(v) for v in fields[1:5])
+                except ValueError:
+                    raise LabelSetError(f"{_relname(root, label_path)}:{line_no}: not numbers: {line.strip()!r}")
+                if len(fields) > 5:  # a polygon (segmentation export): use its bounding box
+                    try:
+                        coords = [float(v) for v in fields[1:]]
+                    except ValueError:
+                        raise LabelSetError(f"{_relname(root, label_path)}:{line_no}: not numbers")
+                    xs, ys = coords[0::2], coords[1::2]
+                    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+                    w, h = max(xs) - min(xs), max(ys) - min(ys)
+                if not 0 <= cls < len(codes):
+                    raise LabelSetError(
+                        f"{_relname(root, label_path)}:{line_no}: class {cls} but data.yaml names {len(codes)} classes"
+                    )
+                code = codes[cls]
+                if code is None:
+                    unmapped_used[names[cls]] = unmapped_used.get(names[cls], 0) + 1
+                    continue
+                box = _clip_box(
+                    ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height),
+                    width,
+                    height,
+                )
+                if box is not None:
+                    tiles.append(LabelledTile(box, code))
+        images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
+    for name, count in sorted(unmapped_used.items()):
+        warnings.append(f"class {name!r} does not name a tile; its {count} boxes were left out")
+    return LabelSet(root, "yolo", images, warnings)
+
+
+def _coco_files(root: Path) -> list[Path]:
+    found = []
+    for path in sorted(root.rglob("*.json")):
+        if path.stat().st_size > 200 * 1024 * 1024:
+            continue
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+        except OSError:
+            continue
+        if '"images"' in head or '"annotations"' in head or '"categories"' in head or '"info"' in head:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                continue
+            if isinstance(data, dict) and {"images", "annotations", "categories"} <= data.keys():
+                found.append(path)
+    return found
+
+
+def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
+    images, warnings = [], []
+    unmapped_used: dict[str, int] = {}
+    for coco_path in files:
+        data = json.loads(coco_path.read_text(encoding="utf-8"))
+        try:
+            categories = {int(c["id"]): str(c["name"]) for c in data["categories"]}
+            by_image: dict[int, list] = {}
+            for ann in data["annotations"]:
+                by_image.setdefault(int(ann["image_id"]), []).append(ann)
+            entries = [(int(i["id"]), str(i["file_name"]), i.get("width"), i.get("height")) for i in data["images"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LabelSetError(f"{coco_path.name}: malformed COCO ({exc})")
+        codes = {cid: tile_code_for_name(name) for cid, name in categories.items()}
+        for image_id, file_name, width, height in entries:
+            candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
+                          root / "images" / file_name]
+            image_path = next((c for c in candidates if c.is_file()), None)
+            if image_path is None:
+                warnings.append(f"{coco_path.name}: image {file_name} not found; skipped")
+                continue
+            if not (isinstance(width, int) and isinstance(height, int)):
+                width, height = _image_size(image_path)
+            tiles = []
+            for ann in by_image.get(image_id, []):
+                try:
+                    x, y, w, h = (float(v) for v in ann["bbox"])
+                    cid = int(ann["category_id"])
+                except (KeyError, TypeError, ValueError):
+                    raise LabelSetError(f"{coco_path.name}: annotation {ann.get('id')} needs bbox and category_id")
+                code = codes.get(cid)
+                if code is None:
+                    label = categories.get(cid, f"#{cid}")
+                    unmapped_used[label] = unmapped_used.get(label, 0) + 1
+                    continue
+                box = _clip_box((x, y, x + w, y + h), width, height)
+                if box is not None:
+                    tiles.append(LabelledTile(box, code))
+            images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
+    for name, count in sorted(unmapped_used.items()):
+        warnings.append(f"category {name!r} does not name a tile; its {count} boxes were left out")
+    return LabelSet(root, "coco", images, warnings)
+
+
+def load_labelset(root: str | Path) -> LabelSet:
+    """Detect the format of the set in ``root`` and read it."""
+    root = Path(root)
+    if not root.is_dir():
+        raise LabelSetError(f"{root} is not a folder")
+    entries = [p for p in root.iterdir() if not p.name.startswith((".", "__MACOSX"))]
+    if len(entries) == 1 and entries[0].is_dir():  # a zip that holds one top folder
+        root = entries[0]
+    labels = root / "labels"
+    if labels.is_dir() and any(labels.glob("*.json")):
+        result = read_json_set(root)
+    elif coco := _coco_files(root):
+        result = read_coco_set(root, coco)
+    elif yaml_path := _find_yaml(root):
+        result = read_yolo_set(root, yaml_path)
+    elif any(p.suffix == ".json" for p in root.glob("*.json")):
+        result = read_json_set(root)
+    else:
+        raise LabelSetError(
+            f"{root.name}: no labels found (expected labels/*.json, a YOLO data.yaml with labels/*.txt, "
+            "or a COCO annotations JSON)"
+        )
+    if not result.images:
+        raise LabelSetError(f"{root.name}: the {result.format} labels name no image that is present")
+    return result

@@ -1,0 +1,173 @@
+"""Render a validation report: a confusion-matrix picture, the worst images drawn with their errors,
+and one self-contained HTML page (pictures inlined as data: URLs, no scripts, no external files)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from api.annotate import draw_errors
+from api.images import decode_image, encode_data_url
+from api.validation import ImageOutcome
+
+
+def _font(size: int):
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1
+        return ImageFont.load_default()
+
+
+def confusion_png(confusion: dict) -> bytes:
+    """The confusion matrix as a PNG: rows = labelled code, columns = predicted code, log colour."""
+    rows, cols, matrix = confusion["rows"], confusion["columns"], np.array(confusion["matrix"], dtype=float)
+    cell, margin_left, margin_top = 16, 56, 56
+    width = margin_left + cell * len(cols) + 10
+    height = margin_top + cell * len(rows) + 30
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    font = _font(10)
+    peak = math.log1p(matrix.max()) if matrix.size and matrix.max() > 0 else 1.0
+    for r, row_label in enumerate(rows):
+        for c, col_label in enumerate(cols):
+            value = matrix[r, c] if matrix.size else 0
+            x, y = margin_left + c * cell, margin_top + r * cell
+            if value > 0:
+                strength = math.log1p(value) / peak
+                off_diagonal = row_label != col_label
+                if off_diagonal:  # errors in red, right answers in blue
+                    colour = (255, int(235 - 200 * strength), int(235 - 200 * strength))
+                else:
+                    colour = (int(230 - 200 * strength), int(240 - 150 * strength), 255)
+                draw.rectangle([x, y, x + cell - 1, y + cell - 1], fill=colour)
+            draw.rectangle([x, y, x + cell - 1, y + cell - 1], outline=(225, 225, 225))
+    for r, label in enumerate(rows):
+        draw.text((4, margin_top + r * cell + 2), label, fill="black", font=font)
+    label_strip = Image.new("RGB", (margin_top - 4, cell * len(cols)), "white")
+    strip_draw = ImageDraw.Draw(label_strip)
+    for c, label in enumerate(cols):
+        strip_draw.text((2, c * cell + 2), label, fill="black", font=font)
+    image.paste(label_strip.rotate(90, expand=True), (margin_left, 2))
+    draw.text((4, height - 22), "rows: labelled   columns: predicted   blue: right   red: wrong",
+              fill=(60, 60, 60), font=font)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def worst_image_urls(outcomes: list[ImageOutcome], paths: dict[str, Path], limit: int = 12) -> list[tuple[ImageOutcome, str]]:
+    ranked = sorted((o for o in outcomes if o.errors), key=lambda o: (-o.errors, o.name))[:limit]
+    drawn = []
+    for outcome in ranked:
+        try:
+            image = decode_image(paths[outcome.name].read_bytes())
+        except Exception:  # noqa: BLE001 - an unreadable image is listed without its picture
+            drawn.append((outcome, ""))
+            continue
+        picture = draw_errors(image, outcome.truth, outcome.predicted, outcome.pairs, outcome.missed, outcome.extra)
+        drawn.append((outcome, encode_data_url(picture, max_side=900, quality=80)))
+    return drawn
+
+
+def _pct(value) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}%"
+
+
+def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageOutcome, str]]) -> str:
+    esc = html.escape
+    summary = [
+        ("images", report["images"]),
+        ("labelled tiles", report["tiles"]),
+        ("predicted tiles", report["predictions"]),
+        (f"recall (IoU {report['iou_threshold']})", _pct(report["recall"])),
+        ("precision (boxes)", _pct(report["precision"])),
+        ("tile accuracy (found and right / labelled)", _pct(report["tile_accuracy"])),
+        ("classification accuracy (right / found)", _pct(report["classification_accuracy"])),
+        ("whole images exactly right", f"{_pct(report['exact_image_rate'])} ({report['exact_images']})"),
+        ("images that failed", report["images_failed"]),
+        ("seconds", report["seconds"]),
+    ]
+    summary_rows = "".join(f"<tr><th>{esc(str(k))}</th><td>{esc(str(v))}</td></tr>" for k, v in summary)
+    class_rows = "".join(
+        f"<tr><td>{esc(code)}</td><td>{s['labelled']}</td><td>{s['predicted']}</td><td>{s['correct']}</td>"
+        f"<td>{_pct(s['precision'])}</td><td>{_pct(s['recall'])}</td></tr>"
+        for code, s in report["per_class"].items()
+    )
+    confusions = "".join(
+        f"<tr><td>{esc(c['true'])}</td><td>{esc(c['predicted'])}</td><td>{c['count']}</td></tr>"
+        for c in report["top_confusions"]
+    ) or "<tr><td colspan=3>none</td></tr>"
+    cards = []
+    for outcome, url in worst:
+        data = outcome.to_json()
+        details = []
+        if data["error"]:
+            details.append(f"failed: {esc(data['error'])}")
+        if data["missed"]:
+            details.append("missed: " + esc(" ".join(data["missed"])))
+        if data["wrong"]:
+            details.append("wrong: " + esc(", ".join(f"{t} read as {p}" for t, p in data["wrong"])))
+        if data["extra"]:
+            details.append("extra: " + esc(" ".join(data["extra"])))
+        picture = f'<img src="{url}" alt="{esc(outcome.name)} with its errors drawn">' if url else ""
+        cards.append(
+            f"<figure>{picture}<figcaption><b>{esc(outcome.name)}</b>: {outcome.errors} errors, "
+            f"{data['correct']}/{data['tiles']} right<br>{'<br>'.join(details)}</figcaption></figure>"
+        )
+    warnings = "".join(f"<li>{esc(w)}</li>" for w in report["warnings"])
+    confusion_url = "data:image/png;base64," + base64.b64encode(confusion_picture).decode("ascii")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mjscore validation: {esc(report['dataset'])}</title>
+<style>
+body {{ font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }}
+table {{ border-collapse: collapse; margin: .5rem 0 1.5rem; }}
+th, td {{ border: 1px solid #ddd; padding: .25rem .6rem; text-align: left; }}
+th {{ background: #f5f5f5; font-weight: 600; }}
+.grid {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 1rem; }}
+figure {{ margin: 0; border: 1px solid #ddd; padding: .5rem; }}
+figure img {{ width: 100%; height: auto; }}
+.legend span {{ padding: 0 .4rem; color: #fff; }}
+.cm {{ overflow-x: auto; }}
+</style></head><body>
+<h1>Validation of {esc(report['dataset'])}</h1>
+<p>Format: {esc(report['format'])}. A labelled tile counts as found when a predicted box overlaps it with
+IoU &ge; {report['iou_threshold']}; boxes are paired one to one, best overlap first.</p>
+<h2>Summary</h2><table>{summary_rows}</table>
+<h2>Per class</h2>
+<table><tr><th>code</th><th>labelled</th><th>predicted</th><th>right</th><th>precision</th><th>recall</th></tr>
+{class_rows}</table>
+<h2>Most frequent confusions</h2>
+<table><tr><th>labelled</th><th>read as</th><th>count</th></tr>{confusions}</table>
+<h2>Confusion matrix</h2>
+<div class="cm"><img src="{confusion_url}" alt="confusion matrix: rows labelled code, columns predicted code"></div>
+<h2>Worst images</h2>
+<p class="legend"><span style="background:#3cb43c">right</span> <span style="background:#ff8c00">wrong (read/true)</span>
+<span style="background:#e62828">missed</span> <span style="background:#c83cc8">extra</span></p>
+<div class="grid">{''.join(cards) or '<p>No image had an error.</p>'}</div>
+<h2>Warnings</h2><ul>{warnings or '<li>none</li>'}</ul>
+</body></html>
+"""
+
+
+def write_report(report: dict, outcomes: list[ImageOutcome], paths: dict[str, Path], out_dir: Path,
+                 worst: int = 12) -> tuple[Path, Path]:
+    """Write ``report.json`` and ``report.html`` into ``out_dir``; returns both paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, html_path = out_dir / "report.json", out_dir / "report.html"
+    json_path.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    page = render_html(report, confusion_png(report["confusion"]), worst_image_urls(outcomes, paths, worst))
+    html_path.write_text(page, encoding="utf-8")
+    return json_path, html_path
+
+
+def html_for(report: dict, outcomes: list[ImageOutcome], paths: dict[str, Path], worst: int = 12) -> str:
+    return render_html(report, confusion_png(report["confusion"]), worst_image_urls(outcomes, paths, worst))

@@ -1,0 +1,126 @@
+"""Request and response shapes of the HTTP API, as they appear in the OpenAPI document (/docs).
+
+The table format is the one of RULES.md 0.2 (vectors.json cases); the rules engine checks its
+meaning (seats, tiles, meld shapes) and answers with its own error codes, so these models only
+pin down the JSON types and let every extra field through.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Seat = Literal["E", "S", "W", "N"]
+Ruleset = Literal["pung-chow", "pung-chow-limit", "classical"]
+WinBy = Literal["self-draw", "discard", "loose-tile", "robbing-kong", "original-hand"]
+TileText = Union[str, list[str]]
+
+
+class Meld(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: str = Field(description="chow, pung or kong")
+    tiles: TileText = Field(description="MPSZ tiles, e.g. '345m' or '5555z'")
+    exposed: bool = True
+
+
+class Hand(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    seat: str = Field(description="E, S, W or N")
+    winner: bool = False
+    concealed: TileText = Field("", description="every hidden tile; for the winner including the winning tile")
+    melds: list[Meld] = Field(default_factory=list, max_length=8)
+    winning_tile: Optional[str] = None
+    win_by: Optional[str] = Field(None, description="self-draw, discard, loose-tile, robbing-kong, original-hand")
+    flags: list[str] = Field(default_factory=list, max_length=10)
+    bonus_tiles: TileText = ""
+
+
+class Table(BaseModel):
+    """One case in the vectors.json format (RULES.md 0.2); unknown fields (id, notes) pass through."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "ruleset": "pung-chow",
+                    "seat_wind": "S",
+                    "round_wind": None,
+                    "hands": [
+                        {
+                            "seat": "S",
+                            "winner": True,
+                            "concealed": "123678s222p99m",
+                            "melds": [{"kind": "chow", "tiles": "345m", "exposed": True}],
+                            "winning_tile": "2p",
+                            "win_by": "discard",
+                            "flags": [],
+                        }
+                    ],
+                }
+            ]
+        },
+    )
+    ruleset: str = Field(description="pung-chow, pung-chow-limit or classical")
+    seat_wind: Optional[str] = None
+    round_wind: Optional[str] = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    kind: Optional[str] = None
+    hands: list[Hand] = Field(min_length=1, max_length=4)
+    discarder: Optional[str] = None
+    discarder_exempt: bool = False
+
+    def to_case(self) -> dict:
+        return self.model_dump(exclude_unset=True)
+
+
+class ScoreResult(BaseModel):
+    """What ``mjscore score`` prints for one table (``score`` or ``scores`` by seat, and so on)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class TileOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    box: list[float] = Field(description="x1, y1, x2, y2 in pixels of the uploaded (EXIF-rotated) image")
+    code: str
+    confidence: float
+    seat: Optional[str] = None
+    group: Optional[Any] = None
+    face_down: bool = False
+
+
+class Recognition(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    width: int
+    height: int
+    tiles: list[TileOut]
+    seats: dict[str, Any] = Field(description="each seat's hand in the vectors.json hand format")
+    warnings: list[Any] = Field(default_factory=list)
+    annotated_image: Optional[str] = Field(None, description="data: URL of a JPEG with every tile outlined")
+
+
+class PhotoScore(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    recognition: Recognition
+    case: dict[str, Any] = Field(description="the table built from the photo and the context")
+    result: dict[str, Any] = Field(description="the scores, or {error: {code, message}} if the hand is not valid")
+
+
+class Health(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: str
+    version: str
+    recognizer: str
+
+
+class ValidationReport(BaseModel):
+    """The validation report; see ``api.validation`` for every field."""
+
+    model_config = ConfigDict(extra="allow")
+    images: int
+    tiles: int
+    recall: Optional[float] = None
+    tile_accuracy: Optional[float] = None
+    exact_image_rate: Optional[float] = None

@@ -1,0 +1,154 @@
+"""The CPU-heavy work behind the endpoints, run off the event loop in a bounded thread pool.
+
+``Workers`` runs at most ``RECOGNITION_WORKERS`` jobs at once and lets at most
+``RECOGNITION_QUEUE`` more wait; past that a request is told 503 (busy) at once instead of piling
+up memory.  The ONNX classifier is a single process-wide session (``default_classifier``),
+loaded once at start-up and shared by the threads: onnxruntime's ``InferenceSession.run`` is
+thread-safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable
+
+from api.errors import ApiError
+from api.images import decode_image, encode_data_url
+from api.limits import MAX_VALIDATE_IMAGES, RECOGNITION_QUEUE, RECOGNITION_WORKERS
+
+log = logging.getLogger("mjscore.api")
+
+
+class Workers:
+    """A bounded thread pool with a bounded waiting line."""
+
+    def __init__(self, workers: int = RECOGNITION_WORKERS, queue: int = RECOGNITION_QUEUE):
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mjscore-cpu")
+        self._capacity = workers + queue
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    async def run(self, fn: Callable, *args) -> Any:
+        with self._lock:
+            if self._pending >= self._capacity:
+                raise ApiError(503, "busy", "the server is busy recognising other photos; try again in a moment")
+            self._pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        finally:
+            with self._lock:
+                self._pending -= 1
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+# --------------------------------------------------------------------------- recogniser state
+
+_state = {"recognizer": "not loaded", "error": None}
+_load_lock = threading.Lock()
+
+
+def warm_up() -> str:
+    """Load the classifier once (idempotent); returns a status for /healthz."""
+    with _load_lock:
+        if _state["recognizer"] == "ready":
+            return "ready"
+        try:
+            import vision  # noqa: F401 - import cost paid here, not on the first photo
+            from models.classifier import default_classifier
+
+            default_classifier()
+            _state["recognizer"], _state["error"] = "ready", None
+        except Exception as exc:  # noqa: BLE001 - the service still scores typed-in tables
+            _state["recognizer"], _state["error"] = "unavailable", f"{type(exc).__name__}: {exc}"
+            log.warning("recogniser not available: %s", _state["error"])
+        return _state["recognizer"]
+
+
+def recognizer_status() -> dict:
+    return dict(_state)
+
+
+def _vision():
+    try:
+        import vision
+
+        return vision
+    except Exception as exc:  # noqa: BLE001
+        raise ApiError(503, "recognizer-unavailable", f"photo recognition is not available: {exc}")
+
+
+def _recognize(image, camera_seat: str):
+    vision = _vision()
+    try:
+        return vision.recognize(image, camera_seat=camera_seat)
+    except vision.ImageError as exc:
+        code = getattr(exc, "code", "bad-image")
+        message = getattr(exc, "message", str(exc))
+        status = 413 if "large" in str(code) else 422
+        raise ApiError(status, str(code), str(message))
+
+
+def recognition_json(recognition, image, annotate: bool) -> dict:
+    from api.annotate import draw_recognition
+
+    out = dict(recognition.to_json())
+    out["width"], out["height"] = int(image.shape[1]), int(image.shape[0])
+    out.setdefault("warnings", [])
+    if annotate:
+        out["annotated_image"] = encode_data_url(draw_recognition(image, out.get("tiles", [])))
+    return out
+
+
+def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True) -> dict:
+    """Upload bytes -> the recognition JSON (tiles, seats, warnings, annotated image)."""
+    image = decode_image(data)
+    recognition = _recognize(image, camera_seat)
+    return recognition_json(recognition, image, annotate)
+
+
+def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
+    """Upload bytes + what the photo cannot show -> recognition, the table built, and its scores."""
+    from scoring import score_table
+
+    vision = _vision()
+    image = decode_image(data)
+    recognition = _recognize(image, context.get("camera_seat", "E"))
+    try:
+        case = vision.build_case(recognition, context)
+    except vision.ImageError as exc:
+        raise ApiError(422, str(getattr(exc, "code", "bad-image")), str(getattr(exc, "message", exc)))
+    except (ValueError, KeyError) as exc:
+        raise ApiError(422, getattr(exc, "code", "invalid-context") if isinstance(getattr(exc, "code", None), str)
+                       else "invalid-context", str(exc))
+    return {"recognition": recognition_json(recognition, image, annotate), "case": case, "result": score_table(case)}
+
+
+def validate_zip(data: bytes, want_html: bool) -> dict | str:
+    """A zip of a labelled set -> the validation report (JSON data or the HTML page)."""
+    from api.labelsets import LabelSetError, load_labelset
+    from api.report import html_for
+    from api.validation import validate
+    from api.zips import extract_zip
+
+    with tempfile.TemporaryDirectory(prefix="mjscore-validate-") as tmp:
+        extract_zip(io.BytesIO(data), Path(tmp))
+        try:
+            labelset = load_labelset(tmp)
+        except LabelSetError as err:
+            raise ApiError(422, "bad-labels", str(err))
+        if len(labelset.images) > MAX_VALIDATE_IMAGES:
+            raise ApiError(413, "too-many-images",
+                           f"the set has {len(labelset.images)} images; at most {MAX_VALIDATE_IMAGES} per request")
+        report, outcomes = validate(labelset, workers=0)
+        report["dataset"] = "upload"
+        if want_html:
+            return html_for(report, outcomes, {img.name: img.path for img in labelset.images})
+        return report

@@ -1,0 +1,69 @@
+"""``mjscore validate DIR``: recognise every photo of a labelled set and report how well it went.
+
+Reads our JSON labels, YOLO (data.yaml + txt) or COCO; recognition runs in worker processes with
+a progress bar on stderr; prints the summary and writes report.json and a self-contained
+report.html (confusion matrix, worst images drawn with their errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from api.labelsets import LabelSetError, load_labelset
+from api.validation import Progress, default_workers, validate
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", help="folder of a labelled set (labels/*.json, YOLO data.yaml, or COCO JSON)")
+    parser.add_argument("-o", "--out", default=None,
+                        help="folder for report.json and report.html (default: validation-<set name>)")
+    parser.add_argument("-j", "--workers", type=int, default=default_workers(),
+                        help="recognition worker processes (default: %(default)s; 1 = in this process)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N images (quick looks)")
+    parser.add_argument("--worst", type=int, default=12, help="worst images to draw in the report")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def format_summary(report: dict) -> str:
+    def pct(v):
+        return "n/a" if v is None else f"{v * 100:.1f}%"
+
+    lines = [
+        f"set {report['dataset']} ({report['format']}): {report['images']} images, {report['tiles']} labelled tiles, "
+        f"{report['predictions']} predicted, {report['images_failed']} images failed",
+        f"recall (IoU {report['iou_threshold']}) {pct(report['recall'])}   precision {pct(report['precision'])}",
+        f"tile accuracy {pct(report['tile_accuracy'])}   classification accuracy {pct(report['classification_accuracy'])}",
+        f"whole images exactly right {pct(report['exact_image_rate'])} ({report['exact_images']}/{report['images']})",
+        f"time {report['seconds']} s ({report['seconds_per_image']} s per image per worker)",
+    ]
+    if report["top_confusions"]:
+        lines.append("most confused: " + ", ".join(
+            f"{c['true']}->{c['predicted']} x{c['count']}" for c in report["top_confusions"][:8]))
+    weak = sorted(((s["recall"] or 0.0, code) for code, s in report["per_class"].items() if s["labelled"]))[:5]
+    if weak:
+        lines.append("lowest recall: " + ", ".join(f"{code} {pct(r)}" for r, code in weak))
+    for warning in report["warnings"][:10]:
+        lines.append(f"warning: {warning}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from api.report import write_report
+
+    try:
+        labelset = load_labelset(args.dir)
+    except LabelSetError as err:
+        print(f"mjscore validate: {err}", file=sys.stderr)
+        return 2
+    if args.limit:
+        labelset.images = labelset.images[: args.limit]
+    progress = None if args.quiet else Progress(len(labelset.images))
+    report, outcomes = validate(labelset, workers=args.workers, progress=progress)
+    out_dir = Path(args.out) if args.out else Path(f"validation-{labelset.root.name}")
+    paths = {img.name: img.path for img in labelset.images}
+    json_path, html_path = write_report(report, outcomes, paths, out_dir, worst=args.worst)
+    print(format_summary(report))
+    print(f"wrote {json_path} and {html_path}")
+    return 0

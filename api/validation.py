@@ -1,0 +1,318 @@
+"""Measure recognition against a labelled set: matching, metrics, and the runner.
+
+Matching is per image and class-blind: predicted and labelled boxes are paired greedily by IoU
+(highest first, each box used once, IoU >= 0.5).  From the pairs:
+
+* ``recall``: labelled tiles with a paired prediction / labelled tiles (did we find the tile?);
+* ``precision``: paired predictions / predictions (did we see tiles that are not there?);
+* ``tile_accuracy``: labelled tiles found *and* named right / labelled tiles (end to end);
+* ``classification_accuracy``: named right / paired (the classifier alone);
+* per class: precision = right predictions of the class / predictions of the class,
+  recall = right predictions of the class / labelled tiles of the class;
+* ``exact_image_rate``: images where every tile is found and named right and nothing is extra;
+* the confusion matrix counts (true code, predicted code), with ``missed`` and ``extra`` for the
+  unpaired boxes.
+
+Recognition runs in worker processes (``workers`` > 1) or in this process; either way each image
+is checked and decoded by the same code the web service uses.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from api.labelsets import LabelledImage, LabelSet
+from scoring.tiles import CLASSES
+
+IOU_THRESHOLD = 0.5
+MISSED, EXTRA = "missed", "extra"
+
+#: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...].
+Recognizer = Callable[[Path], list]
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    if inter <= 0:
+        return 0.0
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match_boxes(truth: list, predicted: list, threshold: float = IOU_THRESHOLD):
+    """Greedy one-to-one pairing by IoU; returns (pairs [(ti, pi)], missed [ti], extra [pi])."""
+    candidates = []
+    for ti, (tbox, _) in enumerate(truth):
+        for pi, (pbox, _) in enumerate(predicted):
+            overlap = iou(tbox, pbox)
+            if overlap >= threshold:
+                candidates.append((overlap, ti, pi))
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    used_t, used_p, pairs = set(), set(), []
+    for _, ti, pi in candidates:
+        if ti in used_t or pi in used_p:
+            continue
+        used_t.add(ti)
+        used_p.add(pi)
+        pairs.append((ti, pi))
+    pairs.sort()
+    missed = [ti for ti in range(len(truth)) if ti not in used_t]
+    extra = [pi for pi in range(len(predicted)) if pi not in used_p]
+    return pairs, missed, extra
+
+
+@dataclass
+class ImageOutcome:
+    name: str
+    truth: list  # [(box, code)]
+    predicted: list  # [(box, code)]
+    pairs: list = field(default_factory=list)
+    missed: list = field(default_factory=list)
+    extra: list = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def wrong(self) -> list:
+        return [(ti, pi) for ti, pi in self.pairs if self.truth[ti][1] != self.predicted[pi][1]]
+
+    @property
+    def correct(self) -> int:
+        return len(self.pairs) - len(self.wrong)
+
+    @property
+    def errors(self) -> int:
+        if self.error:
+            return len(self.truth) + 1
+        return len(self.missed) + len(self.extra) + len(self.wrong)
+
+    @property
+    def exact(self) -> bool:
+        return self.error is None and self.errors == 0
+
+    def to_json(self) -> dict:
+        return {
+            "image": self.name,
+            "tiles": len(self.truth),
+            "predicted": len(self.predicted),
+            "found": len(self.pairs),
+            "correct": self.correct,
+            "missed": [self.truth[ti][1] for ti in self.missed],
+            "extra": [self.predicted[pi][1] for pi in self.extra],
+            "wrong": [[self.truth[ti][1], self.predicted[pi][1]] for ti, pi in self.wrong],
+            "exact": self.exact,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def outcome_for(image: LabelledImage, predicted_tiles: list | None, error: str | None = None,
+                seconds: float = 0.0) -> ImageOutcome:
+    truth = [(tuple(t.box), t.code) for t in image.tiles]
+    predicted = [(tuple(float(v) for v in t["box"]), str(t["code"])) for t in (predicted_tiles or [])]
+    outcome = ImageOutcome(image.name, truth, predicted, error=error, seconds=seconds)
+    if error is None:
+        outcome.pairs, outcome.missed, outcome.extra = match_boxes(truth, predicted)
+    else:
+        outcome.missed = list(range(len(truth)))
+    return outcome
+
+
+def _ratio(num: int, den: int) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, worst: int = 12) -> dict:
+    """The report as JSON-ready data (no pictures; see api.report for those)."""
+    truth_total = sum(len(o.truth) for o in outcomes)
+    predicted_total = sum(len(o.predicted) for o in outcomes if o.error is None)
+    found = sum(len(o.pairs) for o in outcomes)
+    correct = sum(o.correct for o in outcomes)
+    confusion: Counter = Counter()
+    per_true: Counter = Counter()
+    per_pred: Counter = Counter()
+    per_right: Counter = Counter()
+    for o in outcomes:
+        for _, code in o.truth:
+            per_true[code] += 1
+        if o.error is None:
+            for _, code in o.predicted:
+                per_pred[code] += 1
+        for ti, pi in o.pairs:
+            t, p = o.truth[ti][1], o.predicted[pi][1]
+            confusion[(t, p)] += 1
+            if t == p:
+                per_right[t] += 1
+        for ti in o.missed:
+            confusion[(o.truth[ti][1], MISSED)] += 1
+        for pi in o.extra:
+            confusion[(EXTRA, o.predicted[pi][1])] += 1
+    order = {c: i for i, c in enumerate(CLASSES)}
+    codes = sorted(set(per_true) | set(per_pred), key=lambda c: (order.get(c, len(order)), c))
+    per_class = {
+        code: {
+            "labelled": per_true[code],
+            "predicted": per_pred[code],
+            "correct": per_right[code],
+            "precision": _ratio(per_right[code], per_pred[code]),
+            "recall": _ratio(per_right[code], per_true[code]),
+        }
+        for code in codes
+    }
+    rows = codes + [EXTRA]
+    cols = codes + [MISSED]
+    matrix = [[confusion[(r, c)] for c in cols] for r in rows]
+    failed = [o for o in outcomes if o.error]
+    ranked = sorted((o for o in outcomes if o.errors), key=lambda o: (-o.errors, o.name))[:worst]
+    mistakes = Counter()
+    for o in outcomes:
+        for ti, pi in o.wrong:
+            mistakes[(o.truth[ti][1], o.predicted[pi][1])] += 1
+    return {
+        "dataset": labelset.root.name,
+        "format": labelset.format,
+        "images": len(outcomes),
+        "images_failed": len(failed),
+        "tiles": truth_total,
+        "predictions": predicted_total,
+        "iou_threshold": IOU_THRESHOLD,
+        "recall": _ratio(found, truth_total),
+        "precision": _ratio(found, predicted_total),
+        "tile_accuracy": _ratio(correct, truth_total),
+        "classification_accuracy": _ratio(correct, found),
+        "exact_image_rate": _ratio(sum(o.exact for o in outcomes), len(outcomes)),
+        "exact_images": sum(o.exact for o in outcomes),
+        "per_class": per_class,
+        "confusion": {"rows": rows, "columns": cols, "matrix": matrix},
+        "top_confusions": [
+            {"true": t, "predicted": p, "count": n} for (t, p), n in mistakes.most_common(15)
+        ],
+        "worst_images": [o.to_json() for o in ranked],
+        "per_image": [o.to_json() for o in outcomes],
+        "seconds": round(seconds, 2),
+        "seconds_per_image": _ratio(round(sum(o.seconds for o in outcomes) * 1000), len(outcomes) * 1000),
+        "warnings": list(labelset.warnings)[:50] + [f"{o.name}: {o.error}" for o in failed][:50],
+    }
+
+
+# --------------------------------------------------------------------------- running recognition
+
+def recognize_path(path: Path) -> list:
+    """The production recogniser: decode like the web service does, then vision.recognize."""
+    from api.images import decode_image
+    import vision
+
+    image = decode_image(Path(path).read_bytes())
+    return vision.recognize(image).to_json()["tiles"]
+
+
+def _limit_threads() -> None:
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    try:
+        import cv2
+
+        cv2.setNumThreads(1)
+    except ImportError:
+        pass
+
+
+def _describe(exc: BaseException) -> str:
+    message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    code = getattr(exc, "code", None)
+    return f"{code}: {message}" if isinstance(code, str) else message
+
+
+def _run_one(recognizer: Recognizer, path: Path) -> tuple[list | None, str | None, float]:
+    start = time.perf_counter()
+    try:
+        tiles = recognizer(path)
+        return tiles, None, time.perf_counter() - start
+    except Exception as exc:  # noqa: BLE001 - one bad image is reported, never fatal
+        return None, _describe(exc), time.perf_counter() - start
+
+
+class Progress:
+    """A one-line progress bar on a stream (stderr by default), redrawn at most 10 times a second."""
+
+    def __init__(self, total: int, stream=None, label: str = "recognising"):
+        self.total, self.done, self.label = total, 0, label
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.perf_counter()
+        self._last = 0.0
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if now - self._last >= 0.1 or self.done >= self.total:
+            self._last = now
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        frac = self.done / self.total if self.total else 1.0
+        bar = "#" * int(frac * 30)
+        elapsed = now - self.start
+        eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        self.stream.write(f"\r{self.label} [{bar:<30}] {self.done}/{self.total} {elapsed:5.0f}s eta {eta:4.0f}s")
+        if self.done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run_recognition(labelset: LabelSet, recognizer: Recognizer = recognize_path, workers: int = 0,
+                    progress: Progress | None = None) -> list[ImageOutcome]:
+    """Recognise every image (``workers`` > 1: that many processes) and pair with the labels."""
+    results: dict[int, tuple] = {}
+    images = labelset.images
+    if workers and workers > 1 and len(images) > 1:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_limit_threads) as pool:
+            futures = {pool.submit(_run_one, recognizer, img.path): i for i, img in enumerate(images)}
+            for future in as_completed(futures):
+                i = futures[future]
+                try:
+                    results[i] = future.result()
+                except Exception as exc:  # noqa: BLE001 - a worker that died
+                    results[i] = (None, f"worker failed: {_describe(exc)}", 0.0)
+                if progress:
+                    progress.step()
+    else:
+        for i, img in enumerate(images):
+            results[i] = _run_one(recognizer, img.path)
+            if progress:
+                progress.step()
+    return [outcome_for(img, *results[i]) for i, img in enumerate(images)]
+
+
+def validate(labelset: LabelSet, recognizer: Recognizer = recognize_path, workers: int = 0,
+             progress: Progress | None = None) -> tuple[dict, list[ImageOutcome]]:
+    start = time.perf_counter()
+    outcomes = run_recognition(labelset, recognizer, workers, progress)
+    return summarise(labelset, outcomes, time.perf_counter() - start), outcomes
+
+
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+__all__ = [
+    "IOU_THRESHOLD",
+    "ImageOutcome",
+    "Progress",
+    "iou",
+    "match_boxes",
+    "outcome_for",
+    "recognize_path",
+    "run_recognition",
+    "summarise",
+    "validate",
+    "default_workers",
+]
