@@ -123,35 +123,46 @@ def is_complete(counts: tuple[int, ...], sets: int) -> bool:
     return pair_seen
 
 
-def _candidates(pre_win: tuple[int, ...]) -> list[int]:
-    """Kinds that could possibly complete a hand: held kinds and suit neighbours within two."""
-    near = set()
-    for i, n in enumerate(pre_win):
-        if not n:
-            continue
-        near.add(i)
-        if i < 27:
-            lo = i - i % 9
-            near.update(j for j in range(max(lo, i - 2), min(lo + 9, i + 3)))
-    return sorted(near)
+def _segment_ok(part: tuple[int, ...], lo: int, chows: bool) -> int:
+    """0 if the segment cannot be split; else 1 (sets only) or 2 (sets and the pair)."""
+    n = sum(part)
+    if n % 3 == 1:
+        return 0
+    with_pair = n % 3 // 2
+    if n and not _segment_splits(part, lo, chows, with_pair):
+        return 0
+    return 1 + with_pair
 
 
 def waits(pre_win: tuple[int, ...], sets: int, held: tuple[int, ...], stop_after: int | None = None) -> list[str]:
     """Kinds that would complete ``pre_win`` as a standard hand; kinds held four times excluded.
 
-    ``stop_after`` ends the search once that many waits are found (enough to decide "only place").
+    A tile added to one segment leaves the others as they are, so each segment is judged once
+    and only the changed segment is split again for each candidate: a held kind or a suit
+    neighbour within two.  ``stop_after`` ends the search once that many waits are found.
     """
-    result = []
-    work = list(pre_win)
-    for i in _candidates(pre_win):
-        if held[i] >= 4:
+    if sum(pre_win) != 3 * sets + 1:
+        return []
+    status = [_segment_ok(pre_win[lo:hi], lo, chows) for lo, hi, chows in SEGMENTS]
+    result: list[str] = []
+    for k, (lo, hi, chows) in enumerate(SEGMENTS):
+        others = status[:k] + status[k + 1:]
+        if 0 in others or others.count(2) > 1:
             continue
-        work[i] += 1
-        if is_complete(tuple(work), sets):
-            result.append(KINDS[i])
-            if stop_after is not None and len(result) >= stop_after:
-                break
-        work[i] -= 1
+        need_pair = 2 not in others
+        part = list(pre_win[lo:hi])
+        for i in range(hi - lo):
+            if held[lo + i] >= 4:
+                continue
+            if not (part[i] or (chows and any(part[j] for j in range(max(0, i - 2), min(hi - lo, i + 3))))):
+                continue
+            part[i] += 1
+            ok = _segment_ok(tuple(part), lo, chows)
+            part[i] -= 1
+            if ok == (2 if need_pair else 1):
+                result.append(KINDS[lo + i])
+                if stop_after is not None and len(result) >= stop_after:
+                    return result
     return result
 
 

@@ -15,7 +15,6 @@ exact inverses on canonical (sorted) input.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Iterable
 
@@ -46,7 +45,6 @@ BONUS: tuple[str, ...] = tuple(f"f{n}" for n in range(1, 9))
 CLASSES: tuple[str, ...] = KINDS + (BACK,) + BONUS
 
 _ORDER = {code: i for i, code in enumerate(CLASSES)}
-_TOKEN = re.compile(r"\s*(?:(back)|f([0-9])|([0-9]+)([a-zA-Z]))")
 
 
 class TileError(ValueError):
@@ -122,28 +120,46 @@ def parse_tiles(text: str | Iterable[str], *, allow_back: bool = True) -> list[s
     if not isinstance(text, str):
         codes = [check_code(str(c)) for c in text]
     else:
-        codes = []
-        pos = 0
-        while pos < len(text):
-            if text[pos:].strip() == "":
-                break
-            match = _TOKEN.match(text, pos)
-            if not match:
-                raise TileError(f"cannot read tiles at {text[pos:]!r} in {text!r}")
-            back, bonus, digits, suit = match.groups()
-            if back:
-                codes.append(BACK)
-            elif bonus is not None:
-                codes.append(check_code(f"f{bonus}"))
-            else:
-                suit = suit.lower()
-                if suit not in SUITS + (HONOUR,):
-                    raise TileError(f"unknown suit letter {suit!r} in {text!r}")
-                for digit in digits:
-                    codes.append(check_code(f"{digit}{suit}"))
-            pos = match.end()
+        codes = _parse_string(text)
     if not allow_back and BACK in codes:
         raise TileError(f"a face-down tile is not allowed here: {text!r}")
+    return codes
+
+
+def _parse_string(text: str) -> list[str]:
+    codes: list[str] = []
+    digits = ""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isdigit():
+            digits += ch
+        elif ch in "mpszMPSZ" and digits:
+            suit = ch.lower()
+            for d in digits:
+                code = d + suit
+                if code not in _ORDER:
+                    raise TileError(f"unknown tile {code!r} in {text!r}")
+                codes.append(code)
+            digits = ""
+        elif digits:
+            raise TileError(f"digits {digits!r} without a suit letter in {text!r}")
+        elif ch in "fF" and i + 1 < n and text[i + 1].isdigit():
+            code = "f" + text[i + 1]
+            if code not in _ORDER:
+                raise TileError(f"unknown tile {code!r} in {text!r}")
+            codes.append(code)
+            i += 1
+        elif text.startswith("back", i):
+            codes.append(BACK)
+            i += 3
+        elif ch.isspace() or ch == ",":
+            pass
+        else:
+            raise TileError(f"cannot read tiles at {text[i:]!r} in {text!r}")
+        i += 1
+    if digits:
+        raise TileError(f"digits {digits!r} without a suit letter in {text!r}")
     return codes
 
 
