@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import warnings
 
 import numpy as np
@@ -63,8 +64,13 @@ def open_header(data: bytes) -> Image.Image:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
-    except Image.DecompressionBombError:
-        raise ApiError(413, "image-too-large", f"the image has more than {MAX_IMAGE_PIXELS:,} pixels")
+    except Image.DecompressionBombError as exc:
+        # Pillow refuses from the header alone above 2 x MAX_IMAGE_PIXELS; say how big it claims to be
+        claimed = re.search(r"\((\d+) pixels\)", str(exc))
+        size = f"{int(claimed.group(1)):,} pixels" if claimed else "too many pixels"
+        raise ApiError(
+            413, "image-too-large", f"the image claims {size}; the limit is {MAX_IMAGE_PIXELS:,} (50 megapixels)"
+        )
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         raise ApiError(
             415, "not-an-image", "the upload is not a readable image; send a JPEG, PNG, WebP or BMP photo"

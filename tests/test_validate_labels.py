@@ -1,0 +1,149 @@
+"""The three label formats (ours, YOLO, COCO) read into the same boxes and codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from api.labelsets import LabelSetError, load_labelset, read_yaml_names, tile_code_for_name
+
+REPO = Path(__file__).resolve().parents[1]
+HUST = REPO.parent / "shared" / "datasets" / "hust-riichi"
+
+# one image 200 x 100 with three tiles
+TRUTH = [((10.0, 20.0, 50.0, 80.0), "1m"), ((60.0, 20.0, 100.0, 80.0), "9p"), ((110.0, 20.0, 150.0, 80.0), "7z")]
+
+
+def _image(path: Path, size=(200, 100)):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, (90, 120, 90)).save(path, "JPEG")
+
+
+def make_json_set(root: Path) -> Path:
+    _image(root / "images" / "a.jpg")
+    _image(root / "images" / "empty.jpg")
+    (root / "labels").mkdir(parents=True)
+    tiles = [{"box": list(box), "code": code} for box, code in TRUTH]
+    (root / "labels" / "a.json").write_text(json.dumps({"image": "a.jpg", "width": 200, "height": 100, "tiles": tiles}))
+    (root / "labels" / "empty.json").write_text(json.dumps({"image": "empty.jpg", "width": 200, "height": 100, "tiles": []}))
+    return root
+
+
+def make_yolo_set(root: Path, names_yaml: str, names: list[str]) -> Path:
+    for split in ("train", "valid"):
+        _image(root / split / "images" / f"{split}_a.jpg")
+        (root / split / "labels").mkdir(parents=True)
+        lines = []
+        for (x1, y1, x2, y2), code in TRUTH:
+            cls = names.index({"1m": names[0], "9p": names[1], "7z": names[2]}[code])
+            lines.append(f"{cls} {(x1 + x2) / 400:.6f} {(y1 + y2) / 200:.6f} {(x2 - x1) / 200:.6f} {(y2 - y1) / 100:.6f}")
+        (root / split / "labels" / f"{split}_a.txt").write_text("\n".join(lines) + "\n")
+    _image(root / "valid" / "images" / "negative.jpg")  # no label file: no tiles
+    (root / "data.yaml").write_text(f"train: ../train/images\nval: ../valid/images\nnc: {len(names)}\n{names_yaml}\n")
+    return root
+
+
+def make_coco_set(root: Path) -> Path:
+    _image(root / "train" / "a.jpg")
+    categories = [{"id": 0, "name": "mahjong-tiles", "supercategory": "none"},
+                  {"id": 1, "name": "characters_1", "supercategory": "mahjong-tiles"},
+                  {"id": 2, "name": "dots_9", "supercategory": "mahjong-tiles"},
+                  {"id": 3, "name": "red_dragon", "supercategory": "mahjong-tiles"}]
+    ids = {"1m": 1, "9p": 2, "7z": 3}
+    annotations = [
+        {"id": i, "image_id": 7, "category_id": ids[code], "bbox": [x1, y1, x2 - x1, y2 - y1], "area": 1, "iscrowd": 0}
+        for i, ((x1, y1, x2, y2), code) in enumerate(TRUTH)
+    ]
+    coco = {"info": {}, "images": [{"id": 7, "file_name": "a.jpg", "width": 200, "height": 100}],
+            "annotations": annotations, "categories": categories}
+    (root / "train" / "_annotations.coco.json").write_text(json.dumps(coco))
+    return root
+
+
+def boxes_of(labelset, name_part="a.jpg"):
+    image = next(i for i in labelset.images if i.name.endswith(name_part))
+    return [(tuple(round(v, 3) for v in t.box), t.code) for t in image.tiles]
+
+
+def test_json_set(tmp_path):
+    labelset = load_labelset(make_json_set(tmp_path / "set"))
+    assert labelset.format == "json"
+    assert [i.name for i in labelset.images] == ["images/a.jpg", "images/empty.jpg"]
+    assert boxes_of(labelset) == TRUTH
+    assert labelset.images[1].tiles == []
+
+
+@pytest.mark.parametrize(
+    "names_yaml, names",
+    [
+        ("names: ['1man', '9pin', 'chun']", ["1man", "9pin", "chun"]),
+        ("names:\n  - bamboo_9\n  - dots_9\n  - characters_1\n  - red_dragon", ["characters_1", "dots_9", "red_dragon"]),
+        ("names:\n  0: 1C\n  1: 9D\n  2: RD", ["1C", "9D", "RD"]),
+    ],
+)
+def test_yolo_set_in_splits(tmp_path, names_yaml, names):
+    # the second case lists classes in another order: indices must follow the yaml, not our names list
+    yaml_names = read_yaml_names(make_yolo_set(tmp_path / "set", names_yaml, names) / "data.yaml")
+    labelset = load_labelset(tmp_path / "set")
+    assert labelset.format == "yolo"
+    if yaml_names != names:  # rewrite the label files for the yaml's own order
+        for txt in (tmp_path / "set").rglob("*.txt"):
+            lines = [line.split() for line in txt.read_text().splitlines()]
+            txt.write_text("\n".join(" ".join([str(yaml_names.index(names[int(p[0])]))] + p[1:]) for p in lines))
+        labelset = load_labelset(tmp_path / "set")
+    assert sorted(i.name for i in labelset.images) == ["train/images/train_a.jpg", "valid/images/negative.jpg",
+                                                        "valid/images/valid_a.jpg"]
+    assert boxes_of(labelset, "train_a.jpg") == TRUTH
+    assert boxes_of(labelset, "negative.jpg") == []
+
+
+def test_coco_set(tmp_path):
+    labelset = load_labelset(make_coco_set(tmp_path / "set"))
+    assert labelset.format == "coco"
+    assert boxes_of(labelset) == TRUTH
+    assert labelset.warnings == []  # the unused supercategory is not worth a warning
+
+
+def test_unknown_classes_are_reported(tmp_path):
+    root = make_yolo_set(tmp_path / "set", "names: ['1man', '9pin', 'joker']", ["1man", "9pin", "joker"])
+    labelset = load_labelset(root)
+    assert any("joker" in w for w in labelset.warnings)
+    assert all(code != "7z" for _, code in boxes_of(labelset, "train_a.jpg"))
+
+
+def test_malformed_labels_name_the_file(tmp_path):
+    root = make_json_set(tmp_path / "set")
+    (root / "labels" / "a.json").write_text("{not json")
+    with pytest.raises(LabelSetError, match="a.json"):
+        load_labelset(root)
+    with pytest.raises(LabelSetError, match="no labels found"):
+        (tmp_path / "empty").mkdir()
+        load_labelset(tmp_path / "empty")
+
+
+@pytest.mark.parametrize(
+    "name, code",
+    [("1man", "1m"), ("9pin", "9p"), ("5sou", "5s"), ("east", "1z"), ("south", "2z"), ("west", "3z"),
+     ("north", "4z"), ("haku", "5z"), ("hatsu", "6z"), ("chun", "7z"), ("bamboo_1", "1s"), ("dots_1", "1p"),
+     ("characters_1", "1m"), ("Bamboo-7", "7s"), ("1B", "1s"), ("2C", "2m"), ("3D", "3p"), ("m1", "1m"),
+     ("0p", "5p"), ("5mr", "5m"), ("wind_north", "4z"), ("Green Dragon", "6z"), ("dragon_white", "5z"),
+     ("flower_2", "f2"), ("season_4", "f8"), ("plum", "f1"), ("autumn", "f7"), ("back", "back"), ("7z", "7z"),
+     ("joker", None), ("tile", None)],
+)
+def test_class_names(name, code):
+    assert tile_code_for_name(name) == code
+
+
+def test_hust_riichi_reads_completely():
+    if not HUST.is_dir():
+        print(f"hust-riichi not present beside the repo ({HUST}); the real-set check needs ../shared")
+        assert not (REPO.parent / "shared").exists() or not (REPO.parent / "shared" / "datasets").exists()
+        return
+    labelset = load_labelset(HUST)
+    assert labelset.format == "json"
+    assert len(labelset.images) == 256
+    assert sum(len(i.tiles) for i in labelset.images) == 6644
+    assert labelset.warnings == []

@@ -1,0 +1,132 @@
+"""Validation metrics on a labelled set with known mistakes, the HTML report, the CLI and the endpoint.
+
+The recogniser here is the ground truth with deliberate, counted errors (a renamed tile, a missed
+tile, an invented tile, a failing image), so every figure of the report has a known right value.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from api.labelsets import load_labelset
+from api.report import confusion_png, write_report
+from api.validation import Progress, iou, match_boxes, validate
+
+from test_validate_labels import make_json_set
+
+
+def test_iou_and_greedy_matching():
+    assert iou((0, 0, 10, 10), (0, 0, 10, 10)) == 1.0
+    assert iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(50 / 150)
+    assert iou((0, 0, 10, 10), (20, 20, 30, 30)) == 0.0
+    truth = [((0, 0, 10, 10), "1m"), ((10, 0, 20, 10), "2m")]
+    predicted = [((1, 0, 11, 10), "1m"), ((30, 0, 40, 10), "5z"), ((9, 0, 19, 10), "2m")]
+    pairs, missed, extra = match_boxes(truth, predicted)
+    assert pairs == [(0, 0), (1, 2)] and missed == [] and extra == [1]
+    # one prediction cannot serve two labelled tiles
+    pairs, missed, extra = match_boxes(truth, [((5, 0, 15, 10), "1m")], threshold=0.3)
+    assert len(pairs) == 1 and len(missed) == 1
+
+
+def labelled_recognizer(path: Path) -> list:
+    """Ground truth read back from the label file, with one kind of mistake per image name."""
+    label = json.loads((path.parent.parent / "labels" / (path.stem + ".json")).read_text())
+    tiles = [{"box": t["box"], "code": t["code"], "confidence": 1.0} for t in label["tiles"]]
+    if path.stem == "wrong":
+        tiles[1]["code"] = "8p"  # 9p read as 8p
+    elif path.stem == "missed":
+        tiles = tiles[:-1]  # 7z not found
+    elif path.stem == "extra":
+        tiles.append({"box": [160, 20, 195, 80], "code": "5z", "confidence": 0.4})
+    elif path.stem == "broken":
+        raise ValueError("cannot read this photo")
+    return tiles
+
+
+@pytest.fixture
+def labelset(tmp_path):
+    root = make_json_set(tmp_path / "set")
+    label = json.loads((root / "labels" / "a.json").read_text())
+    for stem in ("wrong", "missed", "extra", "broken"):
+        (root / "images" / f"{stem}.jpg").write_bytes((root / "images" / "a.jpg").read_bytes())
+        (root / "labels" / f"{stem}.json").write_text(json.dumps({**label, "image": f"{stem}.jpg"}))
+    return load_labelset(root)
+
+
+def check_report(report: dict) -> None:
+    # 6 images: a (right), empty (right, no tiles), wrong, missed, extra, broken; 3 tiles each but empty
+    assert report["images"] == 6 and report["tiles"] == 15 and report["images_failed"] == 1
+    assert report["recall"] == pytest.approx(11 / 15, abs=1e-4)  # broken loses 3, missed loses 1
+    assert report["precision"] == pytest.approx(11 / 12, abs=1e-4)  # one extra among 12 predictions
+    assert report["tile_accuracy"] == pytest.approx(10 / 15, abs=1e-4)
+    assert report["classification_accuracy"] == pytest.approx(10 / 11, abs=1e-4)
+    assert report["exact_images"] == 2 and report["exact_image_rate"] == pytest.approx(2 / 6, abs=1e-4)
+    assert report["per_class"]["9p"] == {"labelled": 5, "predicted": 3, "correct": 3, "precision": 1.0, "recall": 0.6}
+    assert report["per_class"]["8p"]["precision"] == 0.0
+    assert report["top_confusions"] == [{"true": "9p", "predicted": "8p", "count": 1}]
+    rows, cols, matrix = report["confusion"]["rows"], report["confusion"]["columns"], report["confusion"]["matrix"]
+    assert matrix[rows.index("7z")][cols.index("missed")] == 2  # missed image + broken image
+    assert matrix[rows.index("extra")][cols.index("5z")] == 1
+    assert [w["image"] for w in report["worst_images"]][0] == "images/broken.jpg"
+    assert any("cannot read this photo" in w for w in report["warnings"])
+
+
+def test_metrics_in_process(labelset):
+    report, _ = validate(labelset, recognizer=labelled_recognizer, workers=0)
+    check_report(report)
+
+
+def test_metrics_with_worker_processes_and_progress(labelset):
+    stream = io.StringIO()
+    report, _ = validate(labelset, recognizer=labelled_recognizer, workers=2, progress=Progress(6, stream))
+    check_report(report)
+    assert "6/6" in stream.getvalue()
+
+
+def test_report_files_are_self_contained(labelset, tmp_path):
+    report, outcomes = validate(labelset, recognizer=labelled_recognizer, workers=0)
+    json_path, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
+    assert json.loads(json_path.read_text())["tiles"] == 15
+    page = html_path.read_text()
+    sources = re.findall(r'src="([^"]*)"', page)
+    assert sources and all(s.startswith("data:image/") for s in sources)  # nothing to fetch
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+    assert "9p read as 8p" in page and "images/broken.jpg" in page
+    assert confusion_png(report["confusion"]).startswith(b"\x89PNG")
+
+
+def test_validate_cli_reports_a_bad_folder(tmp_path, capsys):
+    from api.cli import main
+
+    (tmp_path / "nothing").mkdir()
+    assert main(["validate", str(tmp_path / "nothing")]) == 2
+    assert "no labels found" in capsys.readouterr().err
+
+
+def test_validate_cli_prints_summary_and_writes_html(labelset, tmp_path, capsys, monkeypatch):
+    import api.validation
+
+    monkeypatch.setattr(api.validation.validate, "__defaults__", (labelled_recognizer, 0, None))
+    from api.cli import main
+
+    code = main(["validate", str(labelset.root), "-o", str(tmp_path / "rep"), "-j", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "recall (IoU 0.5) 73.3%" in out and "9p->8p x1" in out
+    assert (tmp_path / "rep" / "report.html").is_file()
+    assert "recognising [" in err  # the progress bar goes to stderr
+
+
+def zip_of(root: Path) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(root.rglob("*")):
+            if path.is_file():
+                archive.write(path, "myset/" + path.relative_to(root).as_posix())
+    return buffer.getvalue()
