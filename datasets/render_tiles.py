@@ -6,7 +6,7 @@ upright tile of that set as a BGR uint8 image filling the whole frame (the face,
 rim of the tile body at the border).  A style may instead point at packaged artwork
 (`datasets.tile_art`), in which case the face is taken from that art.
 
-Drawing happens at 4x the face size with Pillow and is downsampled, so strokes are smooth at
+Drawing happens at 3x the face size with Pillow and is downsampled, so strokes are smooth at
 any output size.  CJK glyphs need a CJK font on the machine (Debian `fonts-noto-cjk` or
 `fonts-arphic-ukai`); `FontMissingError` says so plainly when none is found.
 """
@@ -111,6 +111,7 @@ class TileStyle:
     indices: bool = False  # small corner index (1..9, E S W N, ...)
     glyph_scale: float = 1.0
     bonus_colour: tuple[int, int, int] = (40, 110, 50)
+    bonus_layout: str = "big"  # big (character in the middle) | corner (painting, small character)
     art: str | None = None  # name of a packaged art style (datasets.tile_art) to use instead
     extra: dict = field(default_factory=dict, hash=False, compare=False)
 
@@ -169,12 +170,13 @@ def random_style(rng: np.random.Generator, art: str | None = None) -> TileStyle:
         glyph_scale=float(rng.uniform(0.8, 1.1)),
         bonus_colour=_jitter(rng, [(40, 110, 50), (190, 40, 40), (30, 60, 150), (180, 120, 20)]
                              [rng.integers(4)], 25),
+        bonus_layout="big" if rng.random() < 0.5 else "corner",
         art=art,
     )
 
 
 # --------------------------------------------------------------------------------- drawing
-_SS = 4  # supersampling factor
+_SS = 3  # supersampling factor
 
 
 class _Canvas:
@@ -255,6 +257,24 @@ _DOTS = {
 _DOT_R = {2: 0.25, 3: 0.19, 4: 0.2, 5: 0.18, 6: 0.17, 7: 0.14, 8: 0.14, 9: 0.14}
 
 
+def _mixed_dot_colour(n: int, i: int, style: TileStyle):
+    if n == 2:
+        return (style.green, style.blue)[i % 2]
+    if n == 3:
+        return (style.blue, style.red, style.green)[i]
+    if n == 4:
+        return (style.blue, style.green)[(i + i // 2) % 2]
+    if n == 5:
+        return style.red if i == 2 else style.blue
+    if n == 6:
+        return style.green if i < 2 else style.red
+    if n == 7:
+        return style.green if i < 3 else style.red
+    if n == 9:
+        return (style.blue, style.red, style.green)[i // 3]
+    return style.blue
+
+
 def _draw_dots(c: _Canvas, n: int, style: TileStyle, rng) -> None:
     if n == 1:
         col = style.green if style.dot_colours != "blue" else style.blue
@@ -267,10 +287,7 @@ def _draw_dots(c: _Canvas, n: int, style: TileStyle, rng) -> None:
         elif style.dot_colours == "tricolour":
             col = (style.blue, style.green, style.red)[i % 3]
         else:  # mixed, roughly the Japanese colouring
-            col = {2: (style.green, style.blue)[i % 2], 3: (style.blue, style.red, style.green)[i],
-                   4: (style.blue, style.green)[(i + i // 2) % 2], 5: style.red if i == 2 else style.blue,
-                   6: style.green if i < 2 else style.red, 7: style.green if i < 3 else style.red,
-                   8: style.blue, 9: (style.blue, style.red, style.green)[i // 3]}[n]
+            col = _mixed_dot_colour(n, i, style)
         _dot(c, 0.06 + u * 0.88, 0.04 + v * 0.92, _DOT_R[n] * 0.95, col, style, rng)
 
 
@@ -377,6 +394,19 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     chars = FLOWER_CHARS if n <= 4 else SEASON_CHARS
     ch = chars[(n - 1) % 4]
     col = style.bonus_colour
+    if style.bonus_layout == "corner":
+        # a painting (stems, leaves, blossoms) with the character small in a corner
+        d = c.draw
+        for k in range(int(rng.integers(3, 7))):
+            u0, v0 = rng.uniform(0.3, 0.7), rng.uniform(0.8, 0.95)
+            u1, v1 = rng.uniform(0.1, 0.9), rng.uniform(0.3, 0.6)
+            d.line([c.pt(u0, v0), c.pt(u1, v1)], fill=style.green, width=max(1, int(c.w * rng.uniform(0.02, 0.05))))
+            pc = (style.red, style.blue, col, (220, 120, 160))[int(rng.integers(4))]
+            c.circle(u1, v1, rng.uniform(0.05, 0.12), fill=pc)
+        c.text(0.18, 0.13, ch, 0.2 * style.glyph_scale, style.ink if rng.random() < 0.5 else col, style)
+        if rng.random() < 0.5:
+            c.text(0.85, 0.12, str((n - 1) % 4 + 1), 0.12, style.red, style)
+        return
     # some painted petals / leaves behind the character, like the flower paintings on real sets
     for k in range(int(rng.integers(3, 7))):
         u, v = rng.uniform(0.2, 0.8), rng.uniform(0.45, 0.85)
@@ -385,7 +415,8 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
         c.circle(u, v, r, fill=tuple(int(0.45 * a + 0.55 * b) for a, b in zip(pc, style.face)))
     c.text(0.5, 0.4, ch, 0.42 * style.glyph_scale, col, style)
     # the number 1-4 in a corner, the usual marking on bonus tiles
-    c.text(0.85, 0.12, str((n - 1) % 4 + 1), 0.14, style.ink if n > 4 else style.red, style)
+    if rng.random() < 0.7:
+        c.text(0.85, 0.12, str((n - 1) % 4 + 1), 0.14, style.ink if n > 4 else style.red, style)
 
 
 def _draw_face(c: _Canvas, code: str, style: TileStyle, rng) -> None:

@@ -1,0 +1,65 @@
+"""The ONE place that turns a tile crop into classifier input, used by training and runtime alike.
+
+numpy + OpenCV only, so the serving path needs nothing from training.  A crop is a BGR uint8
+image of any size, upright or upside down; a landscape crop (a tile lying sideways) is turned a
+quarter turn, which leaves it upright or upside down, both of which the model is trained on.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Model input: width, height, channels (colour matters: red 萬/中, green 發, dot colours).
+INPUT_W, INPUT_H, INPUT_C = 48, 64, 3
+#: Per-channel normalisation applied after scaling to [0, 1].
+MEAN = (0.5, 0.5, 0.5)
+STD = (0.25, 0.25, 0.25)
+#: Crops wider than this times their height are treated as sideways tiles.
+LANDSCAPE_RATIO = 1.15
+
+
+class CropError(ValueError):
+    """A crop that cannot be classified (wrong type, dtype, shape or empty)."""
+
+
+def check_crop(crop) -> np.ndarray:
+    """Validate one crop and return it as an HxWx3 uint8 array (grey crops are expanded)."""
+    if not isinstance(crop, np.ndarray):
+        raise CropError(f"a crop must be a numpy array, got {type(crop).__name__}")
+    if crop.dtype != np.uint8:
+        raise CropError(f"a crop must be uint8 (BGR 0-255), got dtype {crop.dtype}")
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    elif crop.ndim == 3 and crop.shape[2] == 4:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+    if crop.ndim != 3 or crop.shape[2] != 3:
+        raise CropError(f"a crop must be HxWx3 BGR, got shape {crop.shape}")
+    if crop.shape[0] < 2 or crop.shape[1] < 2:
+        raise CropError(f"a crop must be at least 2x2 pixels, got {crop.shape[1]}x{crop.shape[0]}")
+    return crop
+
+
+def to_input_image(crop: np.ndarray) -> np.ndarray:
+    """Crop -> INPUT_H x INPUT_W x 3 uint8 (portrait, resized).  Shared by dataset building."""
+    crop = check_crop(crop)
+    h, w = crop.shape[:2]
+    if w > LANDSCAPE_RATIO * h:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+        h, w = w, h
+    interp = cv2.INTER_AREA if (w > INPUT_W or h > INPUT_H) else cv2.INTER_LINEAR
+    return cv2.resize(np.ascontiguousarray(crop), (INPUT_W, INPUT_H), interpolation=interp)
+
+
+def normalise(images: np.ndarray) -> np.ndarray:
+    """N x H x W x 3 uint8 (BGR) -> N x 3 x H x W float32 network input."""
+    x = images.astype(np.float32) * (1.0 / 255.0)
+    x = (x - np.array(MEAN, np.float32)) / np.array(STD, np.float32)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def preprocess_batch(crops) -> np.ndarray:
+    """List of BGR crops -> N x 3 x H x W float32, ready for the network."""
+    if len(crops) == 0:
+        return np.zeros((0, INPUT_C, INPUT_H, INPUT_W), np.float32)
+    return normalise(np.stack([to_input_image(c) for c in crops]))
