@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test bench clean
+.PHONY: serve test bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,14 @@ $(VENV)/.testing: pyproject.toml $(VENV)/.runtime
 serve: $(VENV)/.runtime
 	$(BIN)/uvicorn api.app:app --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.testing
+# The browser test drives Debian's Chromium through Playwright; install it when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian chromium for the browser test"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: $(VENV)/.testing chromium
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.testing

@@ -114,7 +114,8 @@ TableOrTables = Union[Table, Annotated[list[Table], Field(min_length=1, max_leng
     "/api/v1/score",
     response_model=Union[ScoreResult, list[ScoreResult]],
     tags=["scoring"],
-    responses={422: {"model": ErrorBody, "description": "the table is not valid (the rules engine's error code)"},
+    responses={400: {"model": ErrorBody, "description": "the body is not JSON"},
+               422: {"model": ErrorBody, "description": "the table is not valid (the rules engine's error code)"},
                413: {"model": ErrorBody, "description": "body over the size limit"}},
 )
 async def score(tables: Annotated[TableOrTables, Body()]):

@@ -1,0 +1,517 @@
+// mjscore web page: upload a photo, correct the recognised tiles, score the table.
+// Plain JS, no build step.  Talks to /api/v1/recognize and /api/v1/score.
+"use strict";
+
+const WINDS = ["E", "S", "W", "N"];
+const WIND_NAMES = { E: "East", S: "South", W: "West", N: "North" };
+const POSITIONS = ["bottom", "right", "top", "left"];
+const SUIT_NAMES = { m: "Character", p: "Dot", s: "Bamboo" };
+const HONOURS = { "1z": "East Wind", "2z": "South Wind", "3z": "West Wind", "4z": "North Wind",
+  "5z": "White Dragon", "6z": "Green Dragon", "7z": "Red Dragon" };
+const HONOUR_SHORT = { "1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "Wh", "6z": "Gr", "7z": "Rd" };
+const BONUS_NAMES = { f1: "Plum", f2: "Orchid", f3: "Chrysanthemum", f4: "Bamboo flower",
+  f5: "Spring", f6: "Summer", f7: "Autumn", f8: "Winter" };
+const KINDS = [];
+for (const s of "mps") for (let n = 1; n <= 9; n++) KINDS.push(`${n}${s}`);
+for (let n = 1; n <= 7; n++) KINDS.push(`${n}z`);
+const CLASSES = KINDS.concat(["back", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"]);
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+};
+
+function tileName(code) {
+  if (code === "back") return "face-down tile";
+  if (HONOURS[code]) return HONOURS[code];
+  if (BONUS_NAMES[code]) return BONUS_NAMES[code];
+  if (SUIT_NAMES[code[1]]) return `${code[0]} ${SUIT_NAMES[code[1]]}`;
+  return code;
+}
+
+function tileShort(code) {
+  if (code === "back") return "▮";
+  if (HONOUR_SHORT[code]) return HONOUR_SHORT[code];
+  if (code[0] === "f") return Number(code[1]) <= 4 ? `F${code[1]}` : `S${Number(code[1]) - 4}`;
+  return code;
+}
+
+function tileClass(code) {
+  if (code === "back") return "t-back";
+  if (code[0] === "f") return "t-bonus";
+  return `t-${code[1]}`;
+}
+
+// "123m55z" or ["1m", ...] -> ["1m", "2m", "3m", "5z", "5z"]
+function parseTiles(text) {
+  if (Array.isArray(text)) return text.slice();
+  const out = [];
+  const re = /\s*(?:(back)|f([1-8])|([0-9]+)([mpsz]))/gy;
+  let m;
+  while ((m = re.exec(text || "")) !== null) {
+    if (m[1]) out.push("back");
+    else if (m[2]) out.push(`f${m[2]}`);
+    else for (const d of m[3]) out.push(`${d}${m[4]}`);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ state
+
+let model = null;   // see buildModel
+let nextId = 1;
+let photoUrl = null;
+let picking = null; // {id} of the tile open in the picker, or {add: setRef}
+
+function windAt(pos) {
+  const cam = WINDS.indexOf($("#camera_seat").value);
+  return WINDS[(cam + pos) % 4];
+}
+
+function posOfWind(wind, cameraWind) {
+  return (WINDS.indexOf(wind) - WINDS.indexOf(cameraWind) + 4) % 4;
+}
+
+function newSeat() { return { concealed: [], melds: [], bonus: [] }; }
+
+// recognition JSON -> editable model: four positions (bottom, right, top, left), each with
+// concealed tile ids, melds [{exposed, ids}] and bonus ids; plus tiles by id with their boxes.
+function buildModel(rec, cameraWind) {
+  const tiles = new Map();
+  const seats = [newSeat(), newSeat(), newSeat(), newSeat()];
+  const unplaced = [];
+  const pool = (rec.tiles || []).map((t, i) => ({ ...t, index: i, used: false }));
+  let winning = null;
+  let winnerWind = null;
+
+  const make = (code, seatWind, preferBack) => {
+    const id = nextId++;
+    let match = pool.find((t) => !t.used && t.seat === seatWind && t.code === code);
+    if (!match && preferBack) match = pool.find((t) => !t.used && t.seat === seatWind && (t.face_down || t.code === "back"));
+    if (match) match.used = true;
+    tiles.set(id, { id, code, box: match ? match.box : null, confidence: match ? match.confidence : null });
+    return id;
+  };
+
+  for (const [seatWind, hand] of Object.entries(rec.seats || {})) {
+    if (!WINDS.includes(seatWind) || !hand) continue;
+    const seat = seats[posOfWind(seatWind, cameraWind)];
+    for (const code of parseTiles(hand.concealed)) seat.concealed.push(make(code, seatWind, false));
+    for (const meld of hand.melds || []) {
+      const ids = parseTiles(meld.tiles).map((code) => make(code, seatWind, meld.exposed === false));
+      seat.melds.push({ exposed: meld.exposed !== false, ids });
+    }
+    for (const code of parseTiles(hand.bonus_tiles)) seat.bonus.push(make(code, seatWind, false));
+    if (hand.winning_tile) {
+      const id = [...seat.concealed].reverse().find((i) => tiles.get(i).code === hand.winning_tile);
+      if (id) { winning = id; winnerWind = seatWind; }
+    }
+    if (hand.winner) winnerWind = seatWind;
+  }
+  for (const t of pool) {
+    if (t.used) continue;
+    const id = nextId++;
+    tiles.set(id, { id, code: t.code, box: t.box, confidence: t.confidence });
+    if (WINDS.includes(t.seat)) seats[posOfWind(t.seat, cameraWind)].concealed.push(id);
+    else unplaced.push(id);
+  }
+  return { width: rec.width, height: rec.height, tiles, seats, unplaced, winning, winnerWind,
+    warnings: rec.warnings || [] };
+}
+
+// where a tile id sits: {list, index, pos, kind, meld}
+function locate(id) {
+  for (let pos = 0; pos < 4; pos++) {
+    const seat = model.seats[pos];
+    let i = seat.concealed.indexOf(id);
+    if (i >= 0) return { list: seat.concealed, index: i, pos, kind: "concealed" };
+    for (let m = 0; m < seat.melds.length; m++) {
+      i = seat.melds[m].ids.indexOf(id);
+      if (i >= 0) return { list: seat.melds[m].ids, index: i, pos, kind: "meld", meld: m };
+    }
+    i = seat.bonus.indexOf(id);
+    if (i >= 0) return { list: seat.bonus, index: i, pos, kind: "bonus" };
+  }
+  const i = model.unplaced.indexOf(id);
+  if (i >= 0) return { list: model.unplaced, index: i, pos: null, kind: "unplaced" };
+  return null;
+}
+
+function dropEmptyMelds() {
+  for (const seat of model.seats) seat.melds = seat.melds.filter((m) => m.ids.length);
+}
+
+// ------------------------------------------------------------------ rendering
+
+function tileButton(id) {
+  const tile = model.tiles.get(id);
+  const isWinning = model.winning === id;
+  const label = `${tileName(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}`;
+  return el("button", {
+    type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}`,
+    "data-id": id, "data-code": tile.code, "aria-label": label, title: label,
+    onclick: () => openPicker(id),
+    onfocus: () => highlight(id, true), onblur: () => highlight(id, false),
+  }, tileShort(tile.code));
+}
+
+function addButton(target) {
+  return el("button", { type: "button", class: "tile add", "aria-label": "add a tile here", title: "add a tile",
+    onclick: () => openPicker(null, target) }, "+");
+}
+
+function renderHands() {
+  const box = $("#hands");
+  box.replaceChildren();
+  model.seats.forEach((seat, pos) => {
+    const wind = windAt(pos);
+    const count = seat.concealed.length + seat.bonus.length + seat.melds.reduce((n, m) => n + m.ids.length, 0);
+    const card = el("article", { class: `seat seat-${pos}`, "data-seat": wind, "aria-label": `${WIND_NAMES[wind]}'s tiles` },
+      el("h3", {}, `${WIND_NAMES[wind]} `, el("small", {}, `(${POSITIONS[pos]} of the photo, ${count} tiles)`)));
+    const concealed = el("div", { class: "set concealed", "data-set": "concealed" },
+      el("span", { class: "set-label" }, "Concealed"), seat.concealed.map(tileButton), addButton({ pos, kind: "concealed" }));
+    card.append(concealed);
+    seat.melds.forEach((meld, m) => {
+      const toggle = el("button", {
+        type: "button", class: "toggle", "aria-pressed": meld.exposed ? "true" : "false",
+        onclick: () => { meld.exposed = !meld.exposed; renderAll(); },
+      }, meld.exposed ? "exposed" : "concealed");
+      card.append(el("div", { class: "set meld", "data-set": `meld-${m}` },
+        el("span", { class: "set-label" }, `Set ${m + 1} (${meldKind(meld)})`), meld.ids.map(tileButton), toggle));
+    });
+    card.append(el("div", { class: "set bonus", "data-set": "bonus" },
+      el("span", { class: "set-label" }, "Flowers / seasons"), seat.bonus.map(tileButton), addButton({ pos, kind: "bonus" })));
+    box.append(card);
+  });
+  if (model.unplaced.length) {
+    box.append(el("article", { class: "seat unplaced", "aria-label": "tiles not placed in any hand" },
+      el("h3", {}, "Not placed (move each to a hand)"),
+      el("div", { class: "set", "data-set": "unplaced" }, model.unplaced.map(tileButton))));
+  }
+}
+
+function renderOverlay() {
+  const svg = $("#overlay");
+  svg.setAttribute("viewBox", `0 0 ${model.width} ${model.height}`);
+  svg.replaceChildren();
+  const ns = "http://www.w3.org/2000/svg";
+  const stroke = Math.max(2, Math.round(Math.max(model.width, model.height) / 400));
+  const fontSize = Math.max(12, Math.round(Math.max(model.width, model.height) / 60));
+  for (const tile of model.tiles.values()) {
+    if (!tile.box) continue;
+    const where = locate(tile.id);
+    const [x1, y1, x2, y2] = tile.box;
+    const g = document.createElementNS(ns, "g");
+    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}`);
+    g.setAttribute("data-id", tile.id);
+    const rect = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke })) rect.setAttribute(k, v);
+    const text = document.createElementNS(ns, "text");
+    text.setAttribute("x", x1 + stroke);
+    text.setAttribute("y", Math.max(fontSize, y1 - stroke));
+    text.setAttribute("font-size", fontSize);
+    text.textContent = tileShort(tile.code);
+    g.append(rect, text);
+    g.addEventListener("click", () => openPicker(tile.id));
+    svg.append(g);
+  }
+}
+
+function highlight(id, on) {
+  const g = document.querySelector(`#overlay g[data-id="${id}"]`);
+  if (g) g.classList.toggle("focus", on);
+}
+
+function renderWarnings() {
+  const list = $("#warnings");
+  list.replaceChildren(...model.warnings.map((w) => el("li", {}, typeof w === "string" ? w : (w.message || JSON.stringify(w)))));
+}
+
+function renderAll() {
+  dropEmptyMelds();
+  renderHands();
+  renderOverlay();
+}
+
+function meldKind(meld) {
+  const codes = meld.ids.map((id) => model.tiles.get(id).code);
+  const faces = codes.filter((c) => c !== "back");
+  if (faces.length && faces.every((c) => c === faces[0])) return codes.length >= 4 ? "kong" : "pung";
+  return "chow";
+}
+
+// ------------------------------------------------------------------ picker
+
+function buildPickerKinds() {
+  const box = $("#picker-kinds");
+  for (const code of CLASSES) {
+    box.append(el("button", { type: "button", class: `tile ${tileClass(code)}`, "data-code": code,
+      "aria-label": tileName(code), title: tileName(code), onclick: () => pick(code) }, tileShort(code)));
+  }
+}
+
+function setChoices() {
+  const options = [el("option", { value: "" }, "(stay here)")];
+  for (let pos = 0; pos < 4; pos++) {
+    const name = WIND_NAMES[windAt(pos)];
+    options.push(el("option", { value: `${pos}:concealed` }, `${name}: concealed`));
+    model.seats[pos].melds.forEach((_, m) => options.push(el("option", { value: `${pos}:meld:${m}` }, `${name}: set ${m + 1}`)));
+    options.push(el("option", { value: `${pos}:new` }, `${name}: new set`));
+    options.push(el("option", { value: `${pos}:bonus` }, `${name}: flowers / seasons`));
+  }
+  return options;
+}
+
+function openPicker(id, addTarget) {
+  picking = id ? { id } : { add: addTarget };
+  const tile = id ? model.tiles.get(id) : null;
+  $("#picker-title").textContent = tile ? `Tile: ${tileName(tile.code)}` : "Add a tile";
+  $("#picker-current").textContent = tile
+    ? (tile.confidence != null ? `Read as ${tileName(tile.code)} (${Math.round(tile.confidence * 100)}% sure). Pick the right tile:` : "Pick the right tile:")
+    : "Pick the tile to add:";
+  const move = $("#picker-move");
+  move.replaceChildren(...setChoices());
+  move.disabled = !tile;
+  const where = tile ? locate(id) : null;
+  const canWin = where && where.kind === "concealed";
+  $("#picker-winning-label").hidden = !canWin;
+  $("#picker-winning").checked = model.winning === id;
+  $("#picker-delete").hidden = !tile;
+  for (const b of document.querySelectorAll("#picker-kinds button")) b.setAttribute("aria-pressed", tile && b.dataset.code === tile.code ? "true" : "false");
+  $("#picker").showModal();
+  const current = tile && document.querySelector(`#picker-kinds button[data-code="${tile.code}"]`);
+  (current || document.querySelector("#picker-kinds button")).focus();
+}
+
+function pick(code) {
+  if (picking.id) {
+    model.tiles.get(picking.id).code = code;
+  } else {
+    const id = nextId++;
+    model.tiles.set(id, { id, code, box: null, confidence: null });
+    const seat = model.seats[picking.add.pos];
+    seat[picking.add.kind].push(id);
+  }
+  $("#picker").close();
+  renderAll();
+}
+
+function moveTile(id, target) {
+  const where = locate(id);
+  if (!where || !target) return;
+  where.list.splice(where.index, 1);
+  const [posText, kind, m] = target.split(":");
+  const seat = model.seats[Number(posText)];
+  if (kind === "concealed") seat.concealed.push(id);
+  else if (kind === "bonus") seat.bonus.push(id);
+  else if (kind === "new") seat.melds.push({ exposed: true, ids: [id] });
+  else if (kind === "meld") seat.melds[Number(m)].ids.push(id);
+  if (model.winning === id && kind !== "concealed") model.winning = null;
+}
+
+function setupPicker() {
+  buildPickerKinds();
+  $("#picker-move").addEventListener("change", (e) => {
+    if (!picking || !picking.id) return;
+    moveTile(picking.id, e.target.value);
+    $("#picker").close();
+    renderAll();
+  });
+  $("#picker-winning").addEventListener("change", (e) => {
+    if (!picking || !picking.id) return;
+    model.winning = e.target.checked ? picking.id : (model.winning === picking.id ? null : model.winning);
+    if (e.target.checked) {
+      const where = locate(picking.id);
+      if (where && where.pos !== null) $("#winner").value = windAt(where.pos);
+    }
+    renderAll();
+  });
+  $("#picker-delete").addEventListener("click", () => {
+    const where = picking && picking.id && locate(picking.id);
+    if (where) where.list.splice(where.index, 1);
+    model.tiles.delete(picking.id);
+    if (model.winning === picking.id) model.winning = null;
+    $("#picker").close();
+    renderAll();
+  });
+  $("#picker").addEventListener("close", () => { picking = null; });
+}
+
+// ------------------------------------------------------------------ API calls
+
+function setStatus(text, isError) {
+  const status = $("#status");
+  status.textContent = text;
+  status.classList.toggle("error", Boolean(isError));
+}
+
+async function apiError(response) {
+  try {
+    const body = await response.json();
+    return `${body.message || "request failed"} (${body.code || response.status})`;
+  } catch (e) {
+    return `request failed (${response.status})`;
+  }
+}
+
+async function recognizeFile(file) {
+  if (!file) return;
+  setStatus("Reading the tiles…");
+  const camera = $("#camera_seat").value;
+  const form = new FormData();
+  form.append("image", file, file.name || "photo.jpg");
+  form.append("camera_seat", camera);
+  form.append("annotate", "false");
+  let response;
+  try {
+    response = await fetch("/api/v1/recognize", { method: "POST", body: form });
+  } catch (e) {
+    setStatus(`Could not reach the server: ${e}`, true);
+    return;
+  }
+  if (!response.ok) {
+    setStatus(`The photo could not be read: ${await apiError(response)}`, true);
+    return;
+  }
+  const rec = await response.json();
+  if (photoUrl) URL.revokeObjectURL(photoUrl);
+  photoUrl = URL.createObjectURL(file);
+  $("#photo-img").src = photoUrl;
+  model = buildModel(rec, camera);
+  if (model.winnerWind) $("#winner").value = model.winnerWind;
+  renderWarnings();
+  renderAll();
+  $("#table").hidden = false;
+  $("#results").hidden = true;
+  setStatus(`Found ${rec.tiles.length} tiles. Check them, then score the table.`);
+  document.body.dataset.state = "recognized";
+}
+
+function buildCase() {
+  const ruleset = $("#ruleset").value;
+  const winner = $("#winner").value;
+  const flags = [...document.querySelectorAll("input[name=flag]:checked")].map((i) => i.value);
+  const hands = [];
+  let winningCode = null;
+  model.seats.forEach((seat, pos) => {
+    const codes = (ids) => ids.map((id) => model.tiles.get(id).code);
+    const total = seat.concealed.length + seat.bonus.length + seat.melds.length;
+    const seatWind = windAt(pos);
+    if (!total && seatWind !== winner) return;
+    const melds = seat.melds.map((meld) => {
+      let tiles = codes(meld.ids);
+      const faces = tiles.filter((c) => c !== "back");
+      if (faces.length && faces.length < tiles.length && faces.every((c) => c === faces[0])) tiles = tiles.map(() => faces[0]);
+      return { kind: meldKind(meld), tiles, exposed: meld.exposed };
+    });
+    const hand = { seat: seatWind, winner: seatWind === winner, concealed: codes(seat.concealed), melds,
+      bonus_tiles: codes(seat.bonus), winning_tile: null, win_by: null, flags: [] };
+    if (seatWind === winner) {
+      const winId = model.winning && seat.concealed.includes(model.winning) ? model.winning : seat.concealed[seat.concealed.length - 1];
+      const winBy = $("#win_by").value;
+      winningCode = winId ? model.tiles.get(winId).code : null;
+      hand.winning_tile = winBy === "original-hand" ? null : winningCode;
+      hand.win_by = winBy;
+      hand.flags = flags;
+    }
+    hands.push(hand);
+  });
+  return { ruleset, seat_wind: winner, round_wind: ruleset === "pung-chow" ? null : $("#round_wind").value, hands };
+}
+
+async function scoreTable() {
+  const body = $("#result-body");
+  const table = buildCase();
+  setStatus("Scoring…");
+  let response;
+  try {
+    response = await fetch("/api/v1/score", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify(table) });
+  } catch (e) {
+    setStatus(`Could not reach the server: ${e}`, true);
+    return;
+  }
+  $("#results").hidden = false;
+  if (!response.ok) {
+    const message = await apiError(response);
+    body.replaceChildren(el("p", { class: "error", role: "alert" }, `This table cannot be scored: ${message}`));
+    setStatus("The table needs a correction.", true);
+    document.body.dataset.state = "score-error";
+    return;
+  }
+  renderResult(await response.json(), table);
+  setStatus("Scored.");
+  document.body.dataset.state = "scored";
+  $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+function label(entry) {
+  return `${entry[0]} ${entry[1]}`;
+}
+
+function renderResult(result, table) {
+  const seats = table.hands.map((h) => h.seat);
+  const score = (seat) => (result.scores ? result.scores[seat] : (seat === result.winner ? result.score : null));
+  const items = (seat) => (Array.isArray(result.items) ? (seat === result.winner ? result.items : []) : (result.items || {})[seat] || []);
+  const doubles = (seat) => (Array.isArray(result.doubles) ? (seat === result.winner ? result.doubles : []) : (result.doubles || {})[seat] || []);
+  const rows = WINDS.filter((w) => seats.includes(w) || (result.payments || {})[w] !== undefined).map((seat) => {
+    const s = score(seat);
+    const details = el("ul", { class: "items" },
+      items(seat).map((i) => el("li", {}, label(i))),
+      doubles(seat).map((d) => el("li", { class: "double" }, `${d[0]}: doubled ×${2 ** d[1]}`)));
+    if (seat === result.winner && result.limit_hand) details.prepend(el("li", { class: "limit" }, `limit hand: ${result.limit_hand}`));
+    const net = (result.payments || {})[seat];
+    return el("tr", { "data-seat": seat },
+      el("th", { scope: "row" }, WIND_NAMES[seat], seat === result.winner ? " (winner)" : ""),
+      el("td", { class: "score" }, s === null || s === undefined ? "–" : String(s)),
+      el("td", {}, details),
+      el("td", { class: "net" }, net === undefined ? "–" : (net > 0 ? `+${net}` : String(net))));
+  });
+  const transfers = (result.transfers || []).map(([payer, payee, amount]) =>
+    el("li", {}, `${WIND_NAMES[payer]} pays ${WIND_NAMES[payee]} ${amount}`));
+  const scope = result.payments_scope === "winner-only"
+    ? el("p", { class: "hint" }, "Only the winner's hand was scored, so the others settle with the winner only.") : "";
+  $("#result-body").replaceChildren(
+    el("table", { class: "scores" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Score"),
+        el("th", { scope: "col" }, "How"), el("th", { scope: "col" }, "Net"))),
+      el("tbody", {}, rows)),
+    el("h3", {}, "Who pays whom"), el("ul", { class: "transfers" }, transfers.length ? transfers : el("li", {}, "nobody pays")),
+    scope);
+}
+
+// ------------------------------------------------------------------ wiring
+
+function setup() {
+  setupPicker();
+  $("#photo").addEventListener("change", (e) => recognizeFile(e.target.files[0]));
+  $("#example").addEventListener("click", async () => {
+    const response = await fetch("/static/example.jpg");
+    const blob = await response.blob();
+    recognizeFile(new File([blob], "example.jpg", { type: blob.type || "image/jpeg" }));
+  });
+  const drop = $("#drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    if (e.dataTransfer.files.length) recognizeFile(e.dataTransfer.files[0]);
+  });
+  $("#score").addEventListener("click", scoreTable);
+  $("#camera_seat").addEventListener("change", () => { if (model) renderAll(); });
+  $("#ruleset").addEventListener("change", () => {
+    $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
+  });
+  $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
+  document.body.dataset.state = "ready";
+}
+
+document.addEventListener("DOMContentLoaded", setup);
