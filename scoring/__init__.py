@@ -10,6 +10,7 @@
 
 from .case import ScoringError, parse_case
 from .engine import TableResult, evaluate, score_table
+from .explain import explain
 from .tiles import CLASSES, KINDS, format_tiles, parse_tiles, tile_name
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "ScoringError",
     "TableResult",
     "evaluate",
+    "explain",
     "format_tiles",
     "parse_case",
     "parse_tiles",

@@ -6,8 +6,7 @@ import argparse
 import json
 import sys
 
-from .case import ScoringError
-from .engine import evaluate, score_table
+from .engine import score_table
 from .explain import explain
 
 
@@ -27,13 +26,6 @@ def _read(path: str):
     return json.loads(text)
 
 
-def _explain_one(case) -> str:
-    try:
-        return explain(evaluate(case))
-    except ScoringError as err:
-        return f"{case.get('id', 'case') if isinstance(case, dict) else 'case'}: error {err.code}: {err.message}"
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         data = _read(args.file)
@@ -45,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     cases = data if isinstance(data, list) else [data]
     if args.explain:
-        print("\n\n".join(_explain_one(c) for c in cases))
+        print("\n\n".join(explain(c) for c in cases))
         return 0 if isinstance(data, list) else int("error" in score_table(data))
     results = [score_table(c) for c in cases]
     print(json.dumps(results if isinstance(data, list) else results[0], indent=args.indent))

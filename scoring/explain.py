@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from .case import SEAT_NAMES
-from .engine import TableResult
+from typing import Any
+
+from .case import SEAT_NAMES, ScoringError
+from .engine import TableResult, evaluate
 from .tiles import WIND_LETTERS, tile_name
 
 WIDTH = 52
@@ -80,8 +82,20 @@ def _hand_sheet(seat: str, result: TableResult) -> list[str]:
     return lines
 
 
-def explain(result: TableResult) -> str:
-    """A score sheet for every hand, then the payments and who pays whom."""
+def explain(case_or_result: dict[str, Any] | TableResult) -> str:
+    """A score sheet for every hand, then the payments and who pays whom.
+
+    Takes a case (vectors.json format) or an already computed :class:`TableResult`; an invalid
+    case gives one line naming the error instead of a sheet.
+    """
+    if isinstance(case_or_result, TableResult):
+        result = case_or_result
+    else:
+        try:
+            result = evaluate(case_or_result)
+        except ScoringError as err:
+            name = case_or_result.get("id", "case") if isinstance(case_or_result, dict) else "case"
+            return f"{name}: error {err.code}: {err.message}"
     case = result.case
     lines = [f"{case.id or 'hand'} - {case.ruleset}" + (f" ({case.kind})" if case.kind else "")]
     winner = case.winner
