@@ -1,0 +1,152 @@
+"""Rules the worked vectors do not exercise: the remaining limit hands, edge settlements, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import score_table
+
+LIMIT = {"mj_bonus": 10, "limit": 300}
+CLASSICAL = {"limit": 1000, "east_double": True}
+
+
+def winner(seat, concealed, melds=(), tile=None, win_by="self-draw", flags=(), bonus=""):
+    return {"seat": seat, "winner": True, "concealed": concealed,
+            "melds": [{"kind": k, "tiles": t, "exposed": e} for k, t, e in melds],
+            "winning_tile": tile, "win_by": win_by, "flags": list(flags), "bonus_tiles": bonus}
+
+
+def loser(seat, concealed, melds=()):
+    return {"seat": seat, "winner": False, "concealed": concealed,
+            "melds": [{"kind": k, "tiles": t, "exposed": e} for k, t, e in melds],
+            "winning_tile": None, "win_by": None, "flags": []}
+
+
+def case(ruleset, hands, round_wind="E", params=None, **extra):
+    return {"ruleset": ruleset, "seat_wind": hands[0]["seat"],
+            "round_wind": None if ruleset == "pung-chow" else round_wind,
+            "params": params if params is not None else {"pung-chow-limit": LIMIT, "classical": CLASSICAL}.get(ruleset, {}),
+            "hands": hands, **extra}
+
+
+@pytest.mark.parametrize("hand, name", [
+    (winner("S", "444z55s", [("pung", "111z", True), ("pung", "222z", True), ("pung", "333z", True)], "5s"),
+     "four-winds"),
+    (winner("S", "555s44z", [("pung", "111z", True), ("pung", "222z", True), ("pung", "333z", True)], "5s"),
+     "three-winds-pair-fourth"),
+    (winner("S", "55p", [("kong", "2222m", True), ("kong", "3333s", True), ("kong", "4444p", False),
+                         ("kong", "6666s", True)], "5p", "loose-tile"), "four-kongs"),
+])
+def test_part_two_limit_hands(hand, name):
+    result = score_table(case("pung-chow-limit", [hand]))
+    assert result["limit_hand"] == name
+    assert result["score"] == 300
+    assert result["payments"]["S"] == 1200  # 600 from East, 300 from West and North
+
+
+def test_three_wind_sets_with_a_suit_pair_is_not_a_limit_hand():
+    hand = winner("S", "555s11m", [("pung", "111z", True), ("pung", "222z", True), ("pung", "333z", True)], "1m")
+    result = score_table(case("pung-chow-limit", [hand]))
+    assert result["limit_hand"] is None
+    assert 0 < result["score"] <= 300
+
+
+def test_part_two_east_original_hand_is_a_limit_hand_and_east_collects_double():
+    hand = winner("E", "123m456p789s234s55m", tile=None, win_by="original-hand")
+    result = score_table(case("pung-chow-limit", [hand]))
+    assert result["limit_hand"] == "east-original-hand"
+    assert result["payments"] == {"E": 1800, "S": -600, "W": -600, "N": -600}
+
+
+def test_limit_hand_in_an_uncapped_limit_game_scores_the_usual_limit():
+    hand = winner("N", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z")
+    result = score_table(case("pung-chow-limit", [hand], params={"mj_bonus": 20, "limit": None}))
+    assert result["score"] == 400
+
+
+def test_thirteen_orphans_is_not_a_winning_hand_in_part_one():
+    hand = winner("S", "19m19p19s12345677z", tile="7z")
+    assert score_table(case("pung-chow", [hand]))["error"]["code"] == "not-a-winning-hand"
+
+
+def test_nine_gates_needs_a_concealed_hand():
+    hand = winner("S", "12345678999p", [("pung", "111p", True)], "5p")
+    result = score_table(case("classical", [hand]))
+    assert result["limit_hand"] != "I-calling-nine-tiles"
+
+
+def test_classical_four_seasons_and_own_flower_and_season_double():
+    hand = winner("S", "123p456p789s33s", [("pung", "888m", True)], "6p", "discard", bonus="f5f6f7f8f2")
+    result = score_table(case("classical", [hand]))
+    doubles = dict(map(tuple, result["doubles"]))
+    assert doubles["four-seasons"] == 3
+    assert doubles["own-bonus-tile:f2"] == 1 and doubles["own-bonus-tile:f6"] == 1
+    assert result["uncapped_score"] == (20 + 2 + 5 * 4) * 2 ** 5
+    assert result["score"] == 1000  # capped at the limit
+
+
+def test_classical_ordinary_hand_is_capped_at_the_limit():
+    hand = winner("W", "123m55s", [("kong", "3333z", False), ("kong", "5555z", False), ("kong", "9999m", False)],
+                  "3m")
+    result = score_table(case("classical", [hand], params={"limit": 300, "east_double": True}))
+    assert result["limit_hand"] is None
+    assert result["uncapped_score"] == (20 + 2 + 2 + 3 * 32) * 4  # self-draw, edge wait, own wind and dragon
+    assert result["score"] == 300
+    assert result["payments"]["W"] == 300 * 4
+
+
+def test_classical_short_hand_pays_but_never_collects():
+    table = case("classical", [
+        winner("W", "234m777m11m", [("pung", "333z", True), ("chow", "456m", True)], "7m"),
+        loser("E", "999p12s45s78s3p", [("pung", "555z", True)]),  # 24
+        loser("S", "22z666s12p45p7p9m", []),                      # 11 tiles: too few
+        loser("N", "444z23m56m9s1s7s", [("kong", "8888p", True)]),  # 32
+    ], round_wind="S")
+    result = score_table(table)
+    transfers = {(a, b): n for a, b, n in result["transfers"]}
+    assert result["scores"]["S"] == 8  # still scored (own and round wind pair, 6s pung)
+    assert ("E", "S") not in transfers and ("N", "S") not in transfers
+    assert transfers[("S", "E")] == (24 - 8) * 2 and transfers[("S", "N")] == 32 - 8
+    assert sum(result["payments"].values()) == 0
+
+
+def test_a_drawn_hand_scores_hands_but_moves_no_money():
+    table = case("pung-chow", [loser("E", "111z234m567p89s99s"), loser("S", "123m456p789s111s2z")])
+    result = score_table(table)
+    assert result["winner"] is None
+    assert result["payments"] == {"E": 0, "S": 0, "W": 0, "N": 0}
+    assert result["scores"] == {"E": (8 + 8) * 2, "S": 8}  # 1z and 9s pungs, own wind doubles; 1s pung
+
+
+@pytest.mark.parametrize("raw, code", [
+    (case("pung-chow-limit", [dict(loser("S", "1m9m1p9p1s9s1z234m567p"), flags=["wash-tiles"])], kind="wash"),
+     "not-a-winning-hand"),
+    (case("pung-chow", [dict(loser("S", "1m9m1p9p1s9s1z2z3z5z234m"), flags=["wash-tiles"])], kind="wash"),
+     "invalid-case"),
+    (case("pung-chow-limit", [winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z",
+                                     "discard")], kind="penalty-discarder"), "invalid-case"),
+    (case("pung-chow", [winner("S", "123m456p789s111z55s", tile="5s", win_by="teleport")]), "invalid-case"),
+    (case("pung-chow", [winner("S", "123m456p789s111z55s", tile="5s", flags=["lucky"])]), "invalid-case"),
+    (case("pung-chow", [winner("S", "123m456p789s111z55s", tile=None)]), "winning-tile-not-in-hand"),
+    (case("pung-chow", [winner("S", "123m456p789s111z5s", bonus="f1f1", tile="5s")]), "too-many-copies"),
+    (case("pung-chow", [winner("S", "123m456p789s111z55sback", tile="5s")]), "unknown-tile"),
+    ({"ruleset": "pung-chow", "hands": "everything"}, "invalid-case"),
+    ([], "invalid-case"),
+])
+def test_invalid_input_names_the_problem(raw, code):
+    result = score_table(raw)
+    assert result["error"]["code"] == code, result
+    assert result["error"]["message"]
+
+
+def test_error_message_names_the_player_and_tile():
+    table = case("pung-chow", [winner("S", "123m456p789s111z55s", tile="6s")])
+    message = score_table(table)["error"]["message"]
+    assert "South" in message and "6 Bamboo" in message
+
+
+def test_discarder_exempt_settles_normally():
+    hand = winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z", "discard")
+    result = score_table(case("pung-chow-limit", [hand], kind="penalty-discarder", discarder="W",
+                              discarder_exempt=True))
+    assert result["payments"] == {"E": -600, "S": 1200, "W": -300, "N": -300}
