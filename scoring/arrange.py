@@ -36,9 +36,8 @@ class Group:
             return KINDS[i : i + 3]
         return (self.tile,) * {"pair": 2, "pung": 3, "kong": 4}[self.kind]
 
-    @property
-    def is_set_of_a_kind(self) -> bool:
-        return self.kind in ("pung", "kong")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_set_of_a_kind", self.kind in ("pung", "kong"))
 
 
 def to_counts(tiles: list[str] | tuple[str, ...]) -> tuple[int, ...]:

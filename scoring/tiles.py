@@ -53,12 +53,18 @@ class TileError(ValueError):
     code = "unknown-tile"
 
 
+_SUITED = frozenset(k for k in KINDS if k[1] in SUITS)
+_HONOURS = frozenset(k for k in KINDS if k[1] == HONOUR)
+_TERMINALS = frozenset(k for k in _SUITED if k[0] in "19")
+_HEADS = _TERMINALS | _HONOURS
+
+
 def is_suit(code: str) -> bool:
-    return len(code) == 2 and code[1] in SUITS
+    return code in _SUITED
 
 
 def is_honour(code: str) -> bool:
-    return len(code) == 2 and code[1] == HONOUR
+    return code in _HONOURS
 
 
 def is_bonus(code: str) -> bool:
@@ -67,12 +73,12 @@ def is_bonus(code: str) -> bool:
 
 def is_terminal(code: str) -> bool:
     """A one or nine of a suit."""
-    return is_suit(code) and code[0] in "19"
+    return code in _TERMINALS
 
 
 def is_head(code: str) -> bool:
     """Harr's 'head' (classical 'major'): a terminal, a wind or a dragon."""
-    return is_terminal(code) or is_honour(code)
+    return code in _HEADS
 
 
 def is_wind(code: str) -> bool:
@@ -134,7 +140,7 @@ def _parse_string(text: str) -> list[str]:
         ch = text[i]
         if ch.isdigit():
             digits += ch
-        elif ch in "mpszMPSZ" and digits:
+        elif digits and ch in "mpszMPSZ":
             suit = ch.lower()
             for d in digits:
                 code = d + suit

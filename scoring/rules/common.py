@@ -7,7 +7,7 @@ from typing import Callable
 
 from ..arrange import Group
 from ..case import Hand
-from ..tiles import bonus_wind, is_dragon, is_head, is_honour, is_suit, is_wind, suit_of
+from ..tiles import bonus_wind, is_dragon, is_head, is_wind
 
 # Points for a pung or kong: (kind, is a head, concealed) -> points.  Shared by Harr's Part I,
 # the non-winning hands of Part II, and the classical rules (their tables agree).
@@ -85,21 +85,14 @@ class Winner:
         """Won on a tile the player drew himself (from the wall or the loose tiles)."""
         return self.win_by in ("self-draw", "loose-tile")
 
-    @property
-    def sets(self) -> list[Group]:
-        return [g for g in self.groups if g.kind != "pair"]
-
-    @property
-    def pair(self) -> Group | None:
-        return next((g for g in self.groups if g.kind == "pair"), None)
+    def __post_init__(self) -> None:
+        self.sets: list[Group] = [g for g in self.groups if g.kind != "pair"]
+        self.pair: Group | None = next((g for g in self.groups if g.kind == "pair"), None)
+        self.has_chow: bool = any(g.kind == "chow" for g in self.groups)
 
     @property
     def winning_group(self) -> Group | None:
         return None if self.winning_index is None else self.groups[self.winning_index]
-
-    @property
-    def has_chow(self) -> bool:
-        return any(g.kind == "chow" for g in self.groups)
 
     @property
     def only_place(self) -> bool:
@@ -120,8 +113,9 @@ def set_label(group: Group) -> str:
 
 def suit_category(tiles: list[str]) -> str | None:
     """``all-one-suit``, ``one-suit-with-honours``, ``all-honours`` or None (mixed suits)."""
-    suits = {suit_of(t) for t in tiles if is_suit(t)}
-    honours = any(is_honour(t) for t in tiles)
+    letters = {t[1] for t in tiles}
+    honours = "z" in letters
+    suits = letters - {"z"}
     if not suits:
         return "all-honours" if honours else None
     if len(suits) > 1:
