@@ -203,11 +203,11 @@ function renderOverlay() {
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
   const stroke = Math.max(2, Math.round(Math.max(model.width, model.height) / 400));
-  const fontSize = Math.max(12, Math.round(Math.max(model.width, model.height) / 60));
   for (const tile of model.tiles.values()) {
     if (!tile.box) continue;
     const where = locate(tile.id);
     const [x1, y1, x2, y2] = tile.box;
+    const fontSize = Math.max(9, Math.round(Math.min(x2 - x1, y2 - y1) * 0.6));
     const g = document.createElementNS(ns, "g");
     g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}`);
     g.setAttribute("data-id", tile.id);
@@ -452,8 +452,17 @@ async function scoreTable() {
   $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
+const TILE_CODE = /^([1-9][mpsz]|f[1-8])$/;
+
+// "pung:6z:exposed" -> "exposed pung of Green Dragon"; "dragon-set:5z" -> "dragon set White Dragon"
+function humanize(text) {
+  const parts = String(text).split(":");
+  if ((parts[0] === "pung" || parts[0] === "kong") && parts.length === 3) return `${parts[2]} ${parts[0]} of ${tileName(parts[1])}`;
+  return parts.map((p) => (TILE_CODE.test(p) ? tileName(p) : p.replace(/-/g, " "))).join(" ");
+}
+
 function label(entry) {
-  return `${entry[0]} ${entry[1]}`;
+  return `${humanize(entry[0])}: ${entry[1]}`;
 }
 
 function renderResult(result, table) {
@@ -465,8 +474,8 @@ function renderResult(result, table) {
     const s = score(seat);
     const details = el("ul", { class: "items" },
       items(seat).map((i) => el("li", {}, label(i))),
-      doubles(seat).map((d) => el("li", { class: "double" }, `${d[0]}: doubled ×${2 ** d[1]}`)));
-    if (seat === result.winner && result.limit_hand) details.prepend(el("li", { class: "limit" }, `limit hand: ${result.limit_hand}`));
+      doubles(seat).map((d) => el("li", { class: "double" }, `${humanize(d[0])}: ×${2 ** d[1]}`)));
+    if (seat === result.winner && result.limit_hand) details.prepend(el("li", { class: "limit" }, `limit hand: ${humanize(result.limit_hand)}`));
     const net = (result.payments || {})[seat];
     return el("tr", { "data-seat": seat },
       el("th", { scope: "row" }, WIND_NAMES[seat], seat === result.winner ? " (winner)" : ""),

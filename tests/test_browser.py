@@ -1,0 +1,299 @@
+"""The web page in real headless Chromium (Debian's, driven by Playwright) against a real uvicorn.
+
+* end to end: upload the bundled example photo, correct one tile, score, and check that the page
+  shows exactly the scores and payments the rules engine gives for the corrected table;
+* editing: with the recognition answered from the example's ground truth, move a tile between
+  sets and toggle a set's exposure, and check the table the page sends and the scores it shows;
+* keyboard use, a readable phone layout, and a clear message for a file that is not a photo.
+
+`make test` installs Debian's chromium when it is missing; without it these tests fail (they are
+never skipped).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import pytest
+
+from scoring import score_table
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "api" / "static" / "example.jpg"
+TRUTH = REPO / "tests" / "data" / "example_truth.json"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+#: set MJSCORE_SCREENSHOTS=DIR to keep screenshots of the pages the tests drive
+SCREENSHOTS = Path(os.environ["MJSCORE_SCREENSHOTS"]) if os.environ.get("MJSCORE_SCREENSHOTS") else None
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "Debian chromium is not installed: run `make test` (it installs it) or apt-get install chromium"
+    return path
+
+
+@pytest.fixture(scope="module")
+def server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning"],
+        cwd=REPO,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert proc.poll() is None, "uvicorn exited during start-up"
+        assert time.time() < deadline, "uvicorn did not answer within 90 s"
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    with sync_playwright() as pw, tempfile.TemporaryDirectory(prefix="mjscore-chromium-") as profile:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=executable, headless=True, args=CHROMIUM_FLAGS,
+            viewport={"width": 1100, "height": 900},
+        )
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    page.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def truth_to_recognition(truth: dict) -> dict:
+    """The example's ground truth in the shape /api/v1/recognize answers."""
+    tiles = [{"box": t["box"], "code": t["code"], "confidence": 1.0, "seat": t["seat"], "group": t["group"],
+              "face_down": t["face_down"]} for t in truth["tiles"]]
+    seats = {}
+    for hand in truth["case"]["hands"]:
+        seats[hand["seat"]] = {"seat": hand["seat"], "concealed": hand["concealed"], "melds": hand["melds"],
+                               "bonus_tiles": hand.get("bonus_tiles", ""),
+                               "winning_tile": hand["winning_tile"] if hand["winner"] else None}
+    return {"width": truth["width"], "height": truth["height"], "tiles": tiles, "seats": seats, "warnings": []}
+
+
+def capture_score_requests(page) -> list[dict]:
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/score") else None)
+    return sent
+
+
+def shown_results(page) -> dict:
+    """{seat: (score text, net text)} as the page shows them."""
+    rows = page.locator("#result-body tbody tr")
+    out = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        out[row.get_attribute("data-seat")] = (row.locator("td.score").inner_text().strip(),
+                                               row.locator("td.net").inner_text().strip())
+    return out
+
+
+def expected_results(result: dict) -> dict:
+    def score(seat):
+        if "scores" in result:
+            return result["scores"].get(seat)
+        return result["score"] if seat == result.get("winner") else None
+
+    out = {}
+    for seat, net in result["payments"].items():
+        s = score(seat)
+        out[seat] = ("–" if s is None else str(s), f"+{net}" if net > 0 else str(net))
+    return out
+
+
+def transfers_shown(page) -> list[str]:
+    return [t.strip() for t in page.locator("#result-body ul.transfers li").all_inner_texts()]
+
+
+def expected_transfers(result: dict) -> list[str]:
+    return [f"{WIND_NAMES[a]} pays {WIND_NAMES[b]} {n}" for a, b, n in result.get("transfers", [])]
+
+
+def pick_tile(page, tile_locator, code: str) -> None:
+    tile_locator.click()
+    page.wait_for_selector("#picker[open]")
+    page.click(f'#picker-kinds button[data-code="{code}"]')
+    page.wait_for_selector("#picker:not([open])", state="attached")
+
+
+def score(page) -> None:
+    page.click("#score")
+    page.wait_for_selector("body[data-state=scored], body[data-state=score-error]", timeout=30_000)
+
+
+def least_used_kind(codes: list[str], avoid: str) -> str:
+    counts = Counter(codes)
+    candidates = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+    return min((c for c in candidates if c != avoid), key=lambda c: (counts[c], c))
+
+
+def test_example_photo_end_to_end(server, page):
+    """Upload the bundled photo, correct one tile, and check the scores the page shows."""
+    assert EXAMPLE.is_file() and EXAMPLE.stat().st_size < 400_000
+    sent = capture_score_requests(page)
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]", timeout=120_000)
+    assert page.locator("#overlay g.box").count() >= 14  # every recognised tile outlined
+    winner = page.input_value("#winner")
+
+    # correct one tile: the first concealed tile of a player who did not win
+    other = next(w for w in "ESWN" if w != winner and page.locator(
+        f'article[data-seat="{w}"] [data-set="concealed"] button.tile[data-id]').count())
+    tile = page.locator(f'article[data-seat="{other}"] [data-set="concealed"] button.tile[data-id]').first
+    all_codes = page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)")
+    new_code = least_used_kind(all_codes, tile.get_attribute("data-code"))
+    tile_id = tile.get_attribute("data-id")
+    pick_tile(page, tile, new_code)
+    assert page.locator(f'#hands button.tile[data-id="{tile_id}"]').get_attribute("data-code") == new_code
+    if page.locator(f'#overlay g.box[data-id="{tile_id}"]').count():  # its outline shows the new code
+        shown = page.locator(f'#overlay g.box[data-id="{tile_id}"] text').text_content()
+        assert shown == page.locator(f'#hands button.tile[data-id="{tile_id}"]').inner_text()
+
+    score(page)
+    table = sent[-1]
+    hand = next(h for h in table["hands"] if h["seat"] == other)
+    assert new_code in hand["concealed"]
+    result = score_table(table)
+    if "error" in result:
+        # the recognised table is not valid: the page must say so, with the engine's message
+        assert page.get_attribute("body", "data-state") == "score-error"
+        assert result["error"]["message"] in page.inner_text("#result-body")
+        pytest.fail(f"the example photo was not recognised as a valid table: {result['error']}")
+    assert page.get_attribute("body", "data-state") == "scored"
+    assert shown_results(page) == expected_results(result)
+    assert transfers_shown(page) == expected_transfers(result)
+
+
+def test_editing_moves_tiles_and_toggles_exposure(server, page):
+    """With the recognition answered from ground truth: edits reach the scored table."""
+    truth = json.loads(TRUTH.read_text())
+    recognition = truth_to_recognition(truth)
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(recognition)))
+    sent = capture_score_requests(page)
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    case = truth["case"]
+    winner = case["seat_wind"]
+    win_by = next(h for h in case["hands"] if h["winner"])["win_by"]
+    page.select_option("#winner", winner)
+    page.select_option("#win_by", win_by)
+
+    # 1. unchanged: the page scores the ground-truth table exactly
+    score(page)
+    expected = score_table(case)
+    assert "error" not in expected, expected
+    assert shown_results(page) == expected_results(expected)
+
+    # 2. toggle the exposure of the first exposed set of a player who did not win
+    other = next(h for h in case["hands"] if not h["winner"] and any(m["exposed"] for m in h["melds"]))
+    meld_index = next(i for i, m in enumerate(other["melds"]) if m["exposed"])
+    page.click(f'article[data-seat="{other["seat"]}"] [data-set="meld-{meld_index}"] button.toggle')
+    assert page.get_attribute(f'article[data-seat="{other["seat"]}"] [data-set="meld-{meld_index}"] button.toggle',
+                              "aria-pressed") == "false"
+    # 3. move that player's first concealed tile into a new set and back again into concealed
+    first = page.locator(f'article[data-seat="{other["seat"]}"] [data-set="concealed"] button.tile[data-id]').first
+    tile_id = first.get_attribute("data-id")
+    first.click()
+    page.select_option("#picker-move", label=f"{WIND_NAMES[other['seat']]}: flowers / seasons")
+    assert page.locator(f'article[data-seat="{other["seat"]}"] [data-set="bonus"] button[data-id="{tile_id}"]').count() == 1
+    page.locator(f'button.tile[data-id="{tile_id}"]').click()
+    page.select_option("#picker-move", label=f"{WIND_NAMES[other['seat']]}: concealed")
+    score(page)
+
+    table = sent[-1]
+    hand = next(h for h in table["hands"] if h["seat"] == other["seat"])
+    assert hand["melds"][meld_index]["exposed"] is False
+    changed = json.loads(json.dumps(case))
+    next(h for h in changed["hands"] if h["seat"] == other["seat"])["melds"][meld_index]["exposed"] = False
+    expected = score_table(changed)
+    assert shown_results(page) == expected_results(expected)
+    assert transfers_shown(page) == expected_transfers(expected)
+
+
+def test_keyboard_opens_and_closes_the_picker(server, page):
+    truth = json.loads(TRUTH.read_text())
+    recognition = truth_to_recognition(truth)
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(recognition)))
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    page.focus("#hands button.tile[data-id]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#picker[open]")
+    assert page.evaluate("document.activeElement.closest('#picker') !== null")  # focus moved into the picker
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+
+
+def test_phone_layout_has_no_sideways_scroll(server, browser):
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    recognition = truth_to_recognition(json.loads(TRUTH.read_text()))
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(recognition)))
+    try:
+        page.goto(server + "/")
+        assert page.get_attribute("#photo", "capture") == "environment"
+        assert page.get_attribute("#photo", "accept") == "image/*"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.set_input_files("#photo", str(EXAMPLE))
+        page.wait_for_selector("body[data-state=recognized]")
+        score(page)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        font_px = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert font_px >= 16
+        if SCREENSHOTS:
+            page.screenshot(path=str(SCREENSHOTS / "page-phone.png"), full_page=True)
+    finally:
+        page.close()
+
+
+def test_a_text_file_gets_a_clear_message(server, page, tmp_path):
+    bogus = tmp_path / "notes.jpg"
+    bogus.write_text("this is not a photo\n")
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(bogus))
+    page.wait_for_selector("#status.error")
+    assert "not a readable image" in page.inner_text("#status")
+
