@@ -80,8 +80,6 @@ def draw(out: Path) -> None:
     rng = np.random.default_rng(3)
     style = random_style(rng)
     table = np.full((SIZE, SIZE, 3), FELT, np.uint8)
-    noise = rng.normal(0, 6, (SIZE, SIZE, 1))
-    table = np.clip(table + noise, 0, 255).astype(np.uint8)
     for seat, groups in SEATS.items():
         strip = _row(groups, rng, style)
         turns = ROTATION[seat] // 90
