@@ -268,9 +268,13 @@ class Progress:
         self.stream.flush()
 
 
-def run_recognition(labelset: LabelSet, recognizer: Recognizer = recognize_path, workers: int = 0,
+def run_recognition(labelset: LabelSet, recognizer: Recognizer | None = None, workers: int = 0,
                     progress: Progress | None = None) -> list[ImageOutcome]:
-    """Recognise every image (``workers`` > 1: that many processes) and pair with the labels."""
+    """Recognise every image (``workers`` > 1: that many processes) and pair with the labels.
+
+    ``recognizer`` defaults to :func:`recognize_path` (looked up at call time).
+    """
+    recognizer = recognizer or recognize_path
     results: dict[int, tuple] = {}
     images = labelset.images
     if workers and workers > 1 and len(images) > 1:
@@ -292,7 +296,7 @@ def run_recognition(labelset: LabelSet, recognizer: Recognizer = recognize_path,
     return [outcome_for(img, *results[i]) for i, img in enumerate(images)]
 
 
-def validate(labelset: LabelSet, recognizer: Recognizer = recognize_path, workers: int = 0,
+def validate(labelset: LabelSet, recognizer: Recognizer | None = None, workers: int = 0,
              progress: Progress | None = None) -> tuple[dict, list[ImageOutcome]]:
     start = time.perf_counter()
     outcomes = run_recognition(labelset, recognizer, workers, progress)

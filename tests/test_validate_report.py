@@ -112,7 +112,7 @@ def test_validate_cli_reports_a_bad_folder(tmp_path, capsys):
 def test_validate_cli_prints_summary_and_writes_html(labelset, tmp_path, capsys, monkeypatch):
     import api.validation
 
-    monkeypatch.setattr(api.validation.validate, "__defaults__", (labelled_recognizer, 0, None))
+    monkeypatch.setattr(api.validation, "recognize_path", labelled_recognizer)
     from api.cli import main
 
     code = main(["validate", str(labelset.root), "-o", str(tmp_path / "rep"), "-j", "1"])
@@ -130,3 +130,20 @@ def zip_of(root: Path) -> bytes:
             if path.is_file():
                 archive.write(path, "myset/" + path.relative_to(root).as_posix())
     return buffer.getvalue()
+
+
+def test_validate_endpoint_json_and_html(labelset, monkeypatch):
+    import api.validation
+    from fastapi.testclient import TestClient
+
+    from api.app import app
+
+    monkeypatch.setattr(api.validation, "recognize_path", labelled_recognizer)
+    data = zip_of(labelset.root)
+    with TestClient(app) as client:
+        response = client.post("/api/v1/validate", files={"archive": ("set.zip", data, "application/zip")})
+        assert response.status_code == 200, response.text
+        check_report(response.json())
+        page = client.post("/api/v1/validate?format=html", files={"archive": ("set.zip", data, "application/zip")})
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert "9p read as 8p" in page.text
