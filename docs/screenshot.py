@@ -1,0 +1,69 @@
+"""Take the README's screenshot of the web page in headless Chromium (Debian's, via Playwright).
+
+Starts uvicorn on a free 127.0.0.1 port, uploads the bundled example photo, scores the table
+and saves docs/page.png (and docs/page-phone.png at a phone's width).
+
+    python docs/screenshot.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parents[1]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def main() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1",
+                               "--port", str(port), "--log-level", "warning"], cwd=REPO)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
+            browser = pw.chromium.launch_persistent_context(
+                profile, executable_path=shutil.which("chromium"), headless=True, args=FLAGS,
+                viewport={"width": 1000, "height": 800}, device_scale_factor=1)
+            page = browser.new_page()
+            page.goto(base + "/")
+            page.click("#example")
+            page.wait_for_selector("body[data-state=recognized]", timeout=120_000)
+            page.click("#score")
+            page.wait_for_selector("body[data-state=scored], body[data-state=score-error]", timeout=30_000)
+            page.evaluate("window.scrollTo(0, 0)")
+            out = REPO / "docs" / "page.png"
+            page.screenshot(path=str(out), full_page=True)
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.screenshot(path=str(REPO / "docs" / "page-phone.png"), full_page=False)
+            browser.close()
+        for path in (out, REPO / "docs" / "page-phone.png"):
+            image = Image.open(path).convert("RGB")
+            image.quantize(colors=128).save(path, optimize=True)  # keep the PNGs small in git
+            print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size // 1024} KiB)")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

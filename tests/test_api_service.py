@@ -1,0 +1,69 @@
+"""Service behaviour: the event loop stays free while photos are recognised, the waiting line is
+bounded (503 when full), and the app answers health checks meanwhile."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+import api.service
+from api.app import app
+from api.service import Workers
+
+from test_api_uploads import jpeg_bytes
+
+
+@pytest.fixture
+def slow_recognition(monkeypatch):
+    release = threading.Event()
+
+    def slow(data, camera_seat, annotate=True):  # stands in for a long CPU-bound recognition
+        release.wait(10)
+        return {"width": 64, "height": 48, "tiles": [], "seats": {}, "warnings": []}
+
+    monkeypatch.setattr(api.service, "recognize_upload", slow)
+    yield release
+    release.set()
+
+
+def test_health_answers_while_a_photo_is_being_recognised(slow_recognition):
+    with TestClient(app) as client:
+        results = {}
+        worker = threading.Thread(target=lambda: results.setdefault("r", client.post(
+            "/api/v1/recognize", files={"image": ("a.jpg", jpeg_bytes(), "image/jpeg")})))
+        worker.start()
+        time.sleep(0.3)
+        start = time.perf_counter()
+        assert client.get("/healthz").status_code == 200
+        assert time.perf_counter() - start < 1.0  # not stuck behind the recognition
+        assert worker.is_alive()  # the recognition is still running
+        slow_recognition.set()
+        worker.join(10)
+        assert results["r"].status_code == 200
+
+
+def test_full_waiting_line_gets_503(slow_recognition):
+    with TestClient(app) as client:
+        app.state.workers = Workers(workers=1, queue=0)
+        first = threading.Thread(target=lambda: client.post(
+            "/api/v1/recognize", files={"image": ("a.jpg", jpeg_bytes(), "image/jpeg")}))
+        first.start()
+        time.sleep(0.3)
+        second = client.post("/api/v1/recognize", files={"image": ("a.jpg", jpeg_bytes(), "image/jpeg")})
+        assert second.status_code == 503 and second.json()["code"] == "busy"
+        slow_recognition.set()
+        first.join(10)
+        assert client.get("/healthz").status_code == 200
+
+
+def test_security_headers_on_the_page():
+    with TestClient(app) as client:
+        response = client.get("/")
+        assert response.status_code == 200 and "<input id=\"photo\"" in response.text
+        assert "default-src 'self'" in response.headers["content-security-policy"]
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert client.get("/static/app.js").status_code == 200
+        assert client.get("/static/../app.py").status_code == 404
