@@ -83,6 +83,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        bad_json = next((e for e in exc.errors() if e.get("type") == "json_invalid"), None)
+        if bad_json is not None:
+            detail = (bad_json.get("ctx") or {}).get("error", "JSON decode error")
+            return error_response(400, "invalid-json", f"the body is not valid JSON ({detail})")
         return error_response(422, "invalid-request", _describe_validation(exc))
 
     @app.exception_handler(Exception)

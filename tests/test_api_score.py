@@ -1,0 +1,80 @@
+"""POST /api/v1/score: the rules vectors through HTTP give what the CLI prints; errors are JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import app
+from scoring import score_table
+
+VECTORS = json.loads((Path(__file__).parent / "data" / "vectors.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(app) as c:
+        yield c
+
+
+def test_every_vector_scores_as_the_engine_does(client):
+    response = client.post("/api/v1/score", json=VECTORS)
+    assert response.status_code == 200
+    assert response.json() == [score_table(case) for case in VECTORS]
+
+
+def test_one_table_gives_its_result(client):
+    case = next(c for c in VECTORS if "error" not in c["expected"] and "score" in c["expected"])
+    result = client.post("/api/v1/score", json=case).json()
+    assert result["score"] == case["expected"]["score"]
+    assert result["payments"] == case["expected"]["payments"]
+
+
+def test_an_invalid_table_is_a_422_with_the_engine_code(client):
+    case = next(c for c in VECTORS if "error" in c["expected"])
+    response = client.post("/api/v1/score", json=case)
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == case["expected"]["error"] and body["message"]
+
+
+def test_in_a_list_an_invalid_table_keeps_its_place(client):
+    good = next(c for c in VECTORS if "error" not in c["expected"])
+    bad = next(c for c in VECTORS if "error" in c["expected"])
+    results = client.post("/api/v1/score", json=[good, bad, good]).json()
+    assert results[0] == results[2] and "error" not in results[0]
+    assert results[1]["error"]["code"] == bad["expected"]["error"]
+
+
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        (b"{not json", 400, "invalid-json"),
+        (b"[]", 422, "invalid-request"),
+        (b'"a string"', 422, "invalid-request"),
+        (b'{"ruleset": "pung-chow"}', 422, "invalid-request"),
+        (json.dumps([VECTORS[0]] * 201).encode(), 422, "invalid-request"),
+        (b'{"ruleset": "mahjong", "hands": [{"seat": "E"}]}', 422, "invalid-case"),
+        (b'{"ruleset": "pung-chow", "hands": [{"seat": "E", "winner": true, "concealed": "123x"}]}', 422, "unknown-tile"),
+    ],
+)
+def test_bad_bodies(client, body, status, code):
+    response = client.post("/api/v1/score", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == status, response.text
+    assert response.json()["code"] == code
+
+
+def test_unknown_routes_and_methods_are_json(client):
+    assert client.get("/api/v1/nothing").json()["code"] == "not-found"
+    response = client.get("/api/v1/score")
+    assert response.status_code == 405 and response.json()["code"] == "method-not-allowed"
+
+
+def test_openapi_documents_every_endpoint(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/v1/score", "/api/v1/recognize", "/api/v1/photo/score", "/api/v1/validate", "/healthz"):
+        assert path in paths
+    assert client.get("/docs").status_code == 200
