@@ -123,11 +123,10 @@ def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
     recognition = _recognize(image, context.get("camera_seat", "E"))
     try:
         case = vision.build_case(recognition, context)
-    except vision.ImageError as exc:
-        raise ApiError(422, str(getattr(exc, "code", "bad-image")), str(getattr(exc, "message", exc)))
-    except (ValueError, KeyError) as exc:
-        raise ApiError(422, getattr(exc, "code", "invalid-context") if isinstance(getattr(exc, "code", None), str)
-                       else "invalid-context", str(exc))
+    except (ValueError, KeyError) as exc:  # vision.CaseError (a ValueError) names what is missing
+        code = getattr(exc, "code", None)
+        raise ApiError(422, code if isinstance(code, str) else "invalid-context",
+                       str(getattr(exc, "message", None) or exc))
     return {"recognition": recognition_json(recognition, image, annotate), "case": case, "result": score_table(case)}
 
 
