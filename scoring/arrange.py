@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
 
-from .tiles import KINDS, is_head, is_suit
+from .tiles import KINDS, is_head
 
 INDEX = {code: i for i, code in enumerate(KINDS)}
 HEAD_KINDS = tuple(code for code in KINDS if is_head(code))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..arrange import Group, hidden_sets_and_pairs
+from ..arrange import Group
 from ..case import Hand
 from ..tiles import is_dragon, is_head, is_honour, is_terminal, is_wind
 from .common import (
@@ -12,8 +12,8 @@ from .common import (
     count_wind_sets,
     dragon_set_doubles,
     own_bonus_doubles,
-    set_label,
-    set_points,
+    non_winner_groups,
+    set_items,
     suit_category,
     wind_sets,
 )
@@ -133,7 +133,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("loose-tile", BONUS_POINTS["loose-tile"]))
     if not w.has_chow:
         items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
-    items += [(set_label(g), set_points(g)) for g in w.sets if g.is_set_of_a_kind]
+    items += set_items(w.sets)
     items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
     items += _bonus_tile_items(hand)
     if len(items) == 1:
@@ -151,9 +151,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
 
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
-    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
-    sets = [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets
-    items = [(set_label(g), set_points(g)) for g in sets if g.is_set_of_a_kind]
+    sets, pairs = non_winner_groups(hand)
+    items = set_items(sets)
     for p in pairs:
         items += _pair_items(p.tile, own_wind, round_wind)
     items += _bonus_tile_items(hand)

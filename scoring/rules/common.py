@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..arrange import Group
+from ..arrange import Group, hidden_sets_and_pairs
 from ..case import Hand
 from ..tiles import bonus_wind, is_dragon, is_head, is_wind
 
@@ -105,6 +105,17 @@ class Winner:
 
 def set_points(group: Group, table: dict = SET_POINTS) -> int:
     return table[(group.kind, is_head(group.tile), not group.exposed)]
+
+
+def set_items(sets: list[Group], table: dict = SET_POINTS) -> list[tuple[str, int]]:
+    """An item for every pung and kong (chows score nothing)."""
+    return [(set_label(g), set_points(g, table)) for g in sets if g.is_set_of_a_kind]
+
+
+def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
+    """A non-winner's sets (declared melds, then hidden triplets) and hidden pairs (A30)."""
+    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
+    return [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets, pairs
 
 
 def set_label(group: Group) -> str:

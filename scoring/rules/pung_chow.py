@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..arrange import Group, hidden_sets_and_pairs
+from ..arrange import Group
 from ..case import Hand
 from ..tiles import is_dragon
 from .common import (
@@ -10,8 +10,8 @@ from .common import (
     Winner,
     dragon_set_doubles,
     own_bonus_doubles,
-    set_label,
-    set_points,
+    non_winner_groups,
+    set_items,
     suit_category,
     wind_sets,
 )
@@ -53,7 +53,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("self-draw", BONUS_POINTS["self-draw"]))
     if w.only_place:
         items.append(("only-place", BONUS_POINTS["only-place"]))
-    items += [(set_label(g), set_points(g)) for g in w.sets if g.is_set_of_a_kind]
+    items += set_items(w.sets)
     items += _pair_items([w.pair] if w.pair else [], w.own_wind)
     if len(items) == 1:
         items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
@@ -64,9 +64,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
 
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
-    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
-    sets = [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets
-    items = [(set_label(g), set_points(g)) for g in sets if g.is_set_of_a_kind]
+    sets, pairs = non_winner_groups(hand)
+    items = set_items(sets)
     items += _pair_items(pairs, own_wind)
     doubles = _doubles(sets, hand.all_tiles(), hand, own_wind)
     return HandScore(items=items, doubles=doubles).finish(None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..arrange import Group, chow_wait, hidden_sets_and_pairs
+from ..arrange import Group, chow_wait
 from ..case import Hand
 from ..tiles import is_dragon, is_head, is_wind
 from .common import (
@@ -12,8 +12,8 @@ from .common import (
     count_dragon_sets,
     count_wind_sets,
     dragon_set_doubles,
-    set_label,
-    set_points,
+    non_winner_groups,
+    set_items,
     suit_category,
     wind_sets,
 )
@@ -99,7 +99,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if name:
         return HandScore.limit(name, limit_value(params))
     items = [("mah-jongg", mj_bonus(params))]
-    items += [(set_label(g), set_points(g, WINNER_SET_POINTS)) for g in w.sets if g.is_set_of_a_kind]
+    items += set_items(w.sets, WINNER_SET_POINTS)
     won = w.winning_group
     how = 1 if w.drawn else 0
     if won is not None and won.kind == "pair":
@@ -130,9 +130,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
 
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
-    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
-    sets = [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets
-    items = [(set_label(g), set_points(g)) for g in sets if g.is_set_of_a_kind]
+    sets, pairs = non_winner_groups(hand)
+    items = set_items(sets)
     for p in pairs:
         items += _pair_item(p.tile, own_wind, round_wind)
     doubles = _wind_and_dragon_doubles(sets, own_wind, round_wind)
