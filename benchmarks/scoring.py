@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from scoring import score_table  # noqa: E402
-from scoring.tiles import KINDS, WIND_LETTERS, format_tiles  # noqa: E402
+from scoring.tiles import KINDS, WIND_LETTERS, format_tiles, parse_tiles  # noqa: E402
 
 RULESETS = {
     "pung-chow": {},
@@ -104,8 +104,7 @@ def riichi_inputs(singles: list[dict]):
     inputs = []
     for case in singles:
         hand = case["hands"][0]
-        codes = [hand["concealed"][i:i + 2] for i in range(0, len(hand["concealed"]), 2)]
-        codes = [c for c in _split(hand["concealed"])]
+        codes = parse_tiles(hand["concealed"])
         seen: Counter = Counter()
         tiles136 = []
         for code in codes:
@@ -115,12 +114,6 @@ def riichi_inputs(singles: list[dict]):
         win = next(t for t in tiles136 if t // 4 == KINDS.index(hand["winning_tile"]))
         inputs.append((tiles136, win, config))
     return inputs
-
-
-def _split(text: str) -> list[str]:
-    from scoring.tiles import parse_tiles
-
-    return parse_tiles(text)
 
 
 def cli_seconds(cases: list[dict]) -> float:
