@@ -1,0 +1,328 @@
+"""Recognition benchmark: real photos, synthetic tables and end-to-end latency.
+
+    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--latency 7]
+
+1. hust-riichi TEST photos (datasets/splits/hust-riichi.json): tile recall at IoU 0.5 and
+   per-tile accuracy (a true tile counts when a found tile overlaps it at IoU >= 0.5 and reads
+   the right code), for mjscore and, in the same run, PyPI `mahjong-detector` (a YOLOv8 ONNX
+   detector; installed only in the benchmark environment, never a dependency of mjscore).
+2. Synthetic tables (datasets/synth_table.py) in an art style left out of classifier training
+   (tile_art.HELD_OUT_STYLES): photos where every tile's seat and group are right, and photos
+   whose final scores and payments are exactly right.  Also with ground-truth codes
+   (geometry only) so detection + layout can be told apart from the classifier.
+3. Latency: a 12-megapixel synthetic photo, JPEG bytes -> scores, median of N runs on the
+   threads onnxruntime is given (2), and the process's peak RSS.
+
+Results: benchmarks/results/recognition.json and recognition.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+DETECTOR_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
+
+
+def iou(a, b) -> float:
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(truth: list[tuple], found: list[tuple]) -> tuple[int, int, int]:
+    """Greedy one-to-one matching by IoU >= 0.5: (true tiles found, found with right code, extra)."""
+    pairs = sorted(((iou(t[0], f[0]), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)),
+                   reverse=True)
+    used_t, used_f, hit, right = set(), set(), 0, 0
+    for v, i, j in pairs:
+        if v < 0.5:
+            break
+        if i in used_t or j in used_f:
+            continue
+        used_t.add(i)
+        used_f.add(j)
+        hit += 1
+        right += truth[i][1] == found[j][1]
+    return hit, right, len(found) - len(used_f)
+
+
+def _classifier_or_none():
+    try:
+        from models.classifier import default_classifier
+
+        return default_classifier()
+    except Exception as exc:  # noqa: BLE001 - reported in the results
+        return exc
+
+
+def bench_hust(root: Path, split_file: Path) -> dict:
+    from vision.recognize import find_tile_quads, recognize
+
+    split = json.loads(split_file.read_text())
+    names = split["test"]
+    clf = _classifier_or_none()
+    have_clf = not isinstance(clf, Exception)
+    out = {"photos": len(names), "split": str(split_file.relative_to(REPO)), "split_rule": split.get("rule")}
+    ours = {"tiles": 0, "found": 0, "right": 0, "extra": 0, "ms": []}
+    theirs = {"tiles": 0, "found": 0, "right": 0, "extra": 0, "ms": []}
+    det = _mahjong_detector()
+    misses = []
+    for name in names:
+        label = json.loads((root / "labels" / (Path(name).stem + ".json")).read_text())
+        truth = [(t["box"], t["code"]) for t in label["tiles"]]
+        path = root / "images" / name
+        t0 = time.perf_counter()
+        if have_clf:
+            rec = recognize(str(path), classifier=clf)
+            found = [(t.quad.box, t.code) for t in rec.tiles]
+        else:
+            from vision.io import load_image
+
+            found = [(q.box, "?") for q in find_tile_quads(load_image(str(path)))]
+        ours["ms"].append(1000 * (time.perf_counter() - t0))
+        hit, right, extra = match(truth, found)
+        ours["tiles"] += len(truth)
+        ours["found"] += hit
+        ours["right"] += right
+        ours["extra"] += extra
+        if hit < len(truth) or extra:
+            misses.append({"image": name, "tiles": len(truth), "found": hit, "extra": extra})
+        if det is not None and not isinstance(det, str):
+            t0 = time.perf_counter()
+            found2 = det(path)
+            theirs["ms"].append(1000 * (time.perf_counter() - t0))
+            hit, right, extra = match(truth, found2)
+            theirs["tiles"] += len(truth)
+            theirs["found"] += hit
+            theirs["right"] += right
+            theirs["extra"] += extra
+
+    def summary(d, classified=True):
+        n = max(1, d["tiles"])
+        s = {"true_tiles": d["tiles"], "recall_iou50": round(d["found"] / n, 4),
+             "false_detections": d["extra"],
+             "median_ms_per_photo": round(statistics.median(d["ms"]), 1) if d["ms"] else None}
+        s["per_tile_accuracy"] = round(d["right"] / n, 4) if classified else None
+        return s
+
+    out["mjscore"] = summary(ours, have_clf)
+    if not have_clf:
+        out["mjscore"]["classifier"] = f"not available: {clf}"
+    out["mjscore"]["photos_not_perfect"] = misses
+    if det is None:
+        out["mahjong_detector"] = "not installed in this environment (pip install mahjong-detector)"
+    elif isinstance(det, str):
+        out["mahjong_detector"] = det
+    else:
+        out["mahjong_detector"] = summary(theirs)
+    return out
+
+
+def _mahjong_detector():
+    """PyPI mahjong-detector as found(path) -> [(box, code)], or None / a reason string."""
+    try:
+        from mahjong_detector.predict import CLASS_NAMES, predict
+        from mahjong_detector.preprocess import preprocess_image
+        from PIL import Image
+    except ImportError:
+        return None
+
+    def run(path):
+        img = Image.open(path)
+        arr, pad = preprocess_image(img)
+        dets = predict(arr, pad)
+        return [([d.x1, d.y1, d.x2, d.y2], DETECTOR_NAMES.get(CLASS_NAMES[d.class_id], CLASS_NAMES[d.class_id]))
+                for d in dets]
+
+    return run
+
+
+def _same_partition(rec, table) -> tuple[bool, str]:
+    """Every true tile found, in the right seat, in a group holding exactly its true group mates
+    (bonus tiles: the right seat and marked bonus), the concealed run marked concealed."""
+    truth = table.tiles
+    centres = np.array([np.mean(np.array(t["quad"]), axis=0) for t in truth])
+    assign = {}
+    for k, t in enumerate(rec.tiles):
+        d = np.linalg.norm(centres - t.quad.center, axis=1)
+        j = int(np.argmin(d))
+        if d[j] < 0.5 * min(t.quad.width, t.quad.height) and j not in assign:
+            assign[j] = k
+    if len(assign) != len(truth) or len(rec.tiles) != len(truth):
+        return False, f"found {len(rec.tiles)} tiles, matched {len(assign)} of {len(truth)}"
+    true_groups, pred_groups = {}, {}
+    for j, t in enumerate(truth):
+        true_groups.setdefault((t["seat"], t["group"]), set()).add(j)
+        p = rec.tiles[assign[j]]
+        pred_groups.setdefault((p.seat, p.group), set()).add(j)
+    for j, t in enumerate(truth):
+        p = rec.tiles[assign[j]]
+        if p.seat != t["seat"]:
+            return False, f"tile {j} in seat {p.seat}, truly {t['seat']}"
+        if (t["group"] == "bonus") != (p.group == "bonus"):
+            return False, f"tile {j} bonus mismatch ({p.group} vs {t['group']})"
+        if (t["group"] == "concealed") != (p.group == "concealed"):
+            return False, f"tile {j} concealed mismatch ({p.group} vs {t['group']})"
+        if t["group"] != "bonus" and pred_groups[(p.seat, p.group)] != true_groups[(t["seat"], t["group"])]:
+            return False, f"tile {j} grouped with other tiles ({p.group} vs {t['group']})"
+    return True, ""
+
+
+def _scores_equal(a: dict, b: dict) -> bool:
+    keys = ("score", "scores", "payments")
+    return "error" not in a and all(a.get(k) == b.get(k) for k in keys)
+
+
+def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
+    from datasets.synth_table import TruthClassifier, make_table
+    from scoring import score_table
+    from vision.case import CaseError, build_case
+    from vision.recognize import recognize
+
+    clf = _classifier_or_none()
+    have_clf = not isinstance(clf, Exception)
+    rng = np.random.default_rng(seed)
+    res = {"tables": count, "seed": seed, "art": art or "procedural"}
+    layout_ok = {"geometry": 0, "full": 0}
+    score_ok = {"geometry": 0, "full": 0}
+    failures = []
+    for i in range(count):
+        table = make_table(rng, (1600, 1200), art=art)
+        truth_result = score_table(table.case)
+        winner = next(h for h in table.case["hands"] if h["winner"])
+        context = {"ruleset": table.case["ruleset"], "winner": winner["seat"], "win_by": winner["win_by"]}
+        modes = [("geometry", TruthClassifier(table.tiles))] + ([("full", clf)] if have_clf else [])
+        for mode, c in modes:
+            rec = recognize(table.image, classifier=c)
+            ok, why = _same_partition(rec, table)
+            layout_ok[mode] += ok
+            try:
+                got = score_table(build_case(rec, context))
+            except CaseError as exc:
+                got = {"error": exc.code}
+            same = _scores_equal(got, truth_result)
+            score_ok[mode] += same
+            if (not ok or not same) and len(failures) < 25:
+                failures.append({"table": i, "mode": mode, "layout": why or "ok", "scores_right": same,
+                                 "warnings": rec.warnings[:4]})
+    for mode in ("geometry", "full"):
+        if mode == "full" and not have_clf:
+            res[mode] = f"classifier not available: {clf}"
+            continue
+        res[mode] = {"seat_and_group_right": round(layout_ok[mode] / count, 4),
+                     "scores_exactly_right": round(score_ok[mode] / count, 4)}
+    res["failures"] = failures
+    return res
+
+
+def bench_latency(runs: int) -> dict:
+    from datasets.synth_table import make_table
+    from scoring import score_table
+    from vision.case import build_case
+    from vision.recognize import recognize
+
+    clf = _classifier_or_none()
+    if isinstance(clf, Exception):
+        return {"skipped": f"classifier not available: {clf}"}
+    rng = np.random.default_rng(5)
+    table = make_table(rng, (4000, 3000))
+    ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    data = jpeg.tobytes()
+    winner = next(h for h in table.case["hands"] if h["winner"])
+    context = {"winner": winner["seat"], "win_by": winner["win_by"]}
+    times, stages = [], []
+    for _ in range(runs + 1):
+        t0 = time.perf_counter()
+        rec = recognize(data, classifier=clf)
+        score_table(build_case(rec, context))
+        times.append(1000 * (time.perf_counter() - t0))
+        stages.append(rec.timings_ms)
+    times, stages = times[1:], stages[1:]  # the first run loads the models
+    return {"image": "4000x3000 synthetic table, JPEG q90", "bytes": len(data), "runs": runs,
+            "median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1),
+            "stages_median_ms": {k: round(statistics.median(s[k] for s in stages), 1) for k in stages[0]},
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "cores": os.cpu_count()}
+
+
+def to_markdown(r: dict) -> str:
+    lines = ["# Recognition benchmark", "", f"Command: `{r['command']}`", ""]
+    h = r.get("hust_riichi")
+    if h:
+        lines += [f"## hust-riichi test photos ({h['photos']} photos, split {h['split']})", "",
+                  "| system | true tiles | recall (IoU 0.5) | per-tile accuracy | false detections | median ms/photo |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for key in ("mjscore", "mahjong_detector"):
+            s = h[key]
+            if isinstance(s, str):
+                lines.append(f"| {key} | {s} | | | | |")
+                continue
+            acc = "n/a" if s["per_tile_accuracy"] is None else f"{s['per_tile_accuracy']:.2%}"
+            lines.append(f"| {key} | {s['true_tiles']} | {s['recall_iou50']:.2%} | {acc} | "
+                         f"{s['false_detections']} | {s['median_ms_per_photo']} |")
+        if isinstance(h["mjscore"], dict) and h["mjscore"].get("classifier"):
+            lines += ["", f"mjscore classifier: {h['mjscore']['classifier']}"]
+        lines.append("")
+    s = r.get("synthetic")
+    if s:
+        lines += [f"## Synthetic tables ({s['tables']}, art style {s['art']}, seed {s['seed']})", "",
+                  "| codes from | seat and group right | scores exactly right |", "| --- | ---: | ---: |"]
+        for mode, label in (("geometry", "ground truth (detection + layout only)"), ("full", "the classifier")):
+            v = s[mode]
+            lines.append(f"| {label} | {v} | |" if isinstance(v, str) else
+                         f"| {label} | {v['seat_and_group_right']:.1%} | {v['scores_exactly_right']:.1%} |")
+        lines.append("")
+    lat = r.get("latency")
+    if lat:
+        lines += ["## Latency", "", "```", json.dumps(lat, indent=1), "```", ""]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dataset", type=Path, help="the hust-riichi folder (images/, labels/)")
+    ap.add_argument("--split", type=Path, default=REPO / "datasets" / "splits" / "hust-riichi.json")
+    ap.add_argument("--synthetic", type=int, default=200, help="synthetic tables (0: skip)")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--art", default=None, help="art style for the synthetic tables (default: held out)")
+    ap.add_argument("--latency", type=int, default=7, help="latency runs (0: skip)")
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "2")
+    result = {"command": "python benchmarks/recognition.py " + " ".join(argv or sys.argv[1:])}
+    if args.dataset.exists():
+        result["hust_riichi"] = bench_hust(args.dataset, args.split)
+    else:
+        result["hust_riichi"] = None
+        print(f"{args.dataset} not found: the hust-riichi part is skipped", file=sys.stderr)
+    if args.synthetic:
+        from datasets.tile_art import HELD_OUT_STYLES, available_styles
+
+        art = args.art or next((s for s in HELD_OUT_STYLES if s in available_styles()), None)
+        result["synthetic"] = bench_synthetic(args.synthetic, args.seed, art)
+    if args.latency:
+        result["latency"] = bench_latency(args.latency)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "recognition.json").write_text(json.dumps(result, indent=1) + "\n")
+    md = to_markdown(result)
+    (args.out / "recognition.md").write_text(md)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

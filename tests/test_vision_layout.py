@@ -1,0 +1,92 @@
+"""Layout: seats, runs, sets and hands read off synthetic tables with exact ground truth.
+
+These use the true tile positions (TruthLocalizer) and codes (TruthClassifier), so they test
+grouping and hand reading alone, fast and without any model; detection is tested on the same
+kind of pictures in test_vision_detect.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, make_table
+from scoring import score_table
+from vision import build_case, recognize
+from vision.hands import _meld
+
+SIZE = (1024, 768)
+
+
+def _recognize_truth(table):
+    return recognize(table.image, camera_seat=table.camera_seat, classifier=TruthClassifier(table.tiles),
+                     localizer=TruthLocalizer(table.tiles, SIZE))
+
+
+def _check_table(table):
+    rec = _recognize_truth(table)
+    assert len(rec.tiles) == len(table.tiles)
+    by_centre = {}
+    for t in rec.tiles:
+        by_centre[tuple(np.round(t.quad.center))] = t
+    truth_groups, got_groups = {}, {}
+    for k, t in enumerate(table.tiles):
+        centre = np.mean(np.array(t["quad"]), axis=0)
+        got = min(rec.tiles, key=lambda r: np.linalg.norm(r.quad.center - centre))
+        assert got.seat == t["seat"], f"tile {k} ({t['code']}) seated {got.seat}, truly {t['seat']}"
+        assert got.face_down == t["face_down"]
+        assert got.sideways == t["sideways"], f"tile {k} sideways {got.sideways}"
+        truth_groups.setdefault((t["seat"], t["group"]), set()).add(k)
+        got_groups.setdefault((got.seat, got.group), set()).add(k)
+    assert sorted(map(sorted, truth_groups.values())) == sorted(map(sorted, got_groups.values()))
+    winner = next(h for h in table.case["hands"] if h["winner"])
+    case = build_case(rec, {"ruleset": table.case["ruleset"], "winner": winner["seat"],
+                            "win_by": winner["win_by"]})
+    got, want = score_table(case), score_table(table.case)
+    got.pop("id", None)
+    want.pop("id", None)
+    assert got == want
+    for got, want in zip(case["hands"], table.case["hands"]):
+        assert got["concealed"] == want["concealed"] and got["melds"] == want["melds"]
+    return rec
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_full_table_seats_groups_and_scores(seed):
+    _check_table(make_table(np.random.default_rng(seed), SIZE, single=False, tilt=10, rotate=3))
+
+
+def test_rotated_photo():
+    rec = _check_table(make_table(np.random.default_rng(4), SIZE, single=False, tilt=5, rotate=28))
+    assert not [w for w in rec.warnings if "tiles (a hand" in w]
+
+
+def test_tilted_photo():
+    _check_table(make_table(np.random.default_rng(5), SIZE, single=False, tilt=35, rotate=-6))
+
+
+def test_one_player_alone_is_the_camera_seat():
+    rng = np.random.default_rng(6)
+    table = make_table(rng, SIZE, single=True, camera_seat="S", tilt=20, rotate=5)
+    rec = _check_table(table)
+    assert list(rec.seats) == ["S"]
+
+
+def test_concealed_kong_and_sideways_winning_tile():
+    hands = [Hand("E", ["1p", "2p", "3p", "7s", "8s", "9s", "5z", "5z"],
+                  [Meld("kong", ["6m"] * 4, exposed=False), Meld("pung", ["2z"] * 3)],
+                  winner=True, winning_tile="9s", win_by="self-draw")]
+    table = make_table(np.random.default_rng(7), SIZE, hands=hands, tilt=15, rotate=0)
+    rec = _check_table(table)
+    hand = rec.seats["E"]
+    assert {"kind": "kong", "tiles": "6666m", "exposed": False} in hand["melds"]
+    assert hand["winning_tile"] == "9s"
+    assert sum(t.face_down for t in rec.tiles) == 2
+
+
+def test_meld_reading_rules():
+    assert _meld(["back", "3s", "3s", "back"]) == {"kind": "kong", "tiles": "3333s", "exposed": False}
+    assert _meld(["4z", "back", "4z"]) == {"kind": "pung", "tiles": "444z", "exposed": False}
+    assert _meld(["5m", "3m", "4m"]) == {"kind": "chow", "tiles": "345m", "exposed": True}
+    assert _meld(["7p"] * 4) == {"kind": "kong", "tiles": "7777p", "exposed": True}
+    assert _meld(["1m", "2p", "3s"]) is None
+    assert _meld(["8m", "9m", "1p"]) is None

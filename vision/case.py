@@ -1,0 +1,97 @@
+"""Turn a recognised table plus what the photo cannot show (ruleset, round wind, who won and
+how) into one case in the vectors.json format, ready for scoring.score_table."""
+
+from __future__ import annotations
+
+from scoring.tiles import parse_tiles
+
+from vision.hands import SEAT_NAMES, SEATS
+
+RULESETS = ("pung-chow", "pung-chow-limit", "classical")
+WIN_BY = ("self-draw", "discard", "loose-tile", "robbing-kong", "original-hand")
+
+
+class CaseError(ValueError):
+    """The table cannot be made into a case: `code` for programs, `message` for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def _winner(seats: dict, context: dict) -> str:
+    winner = context.get("winner")
+    if winner:
+        if winner not in SEATS:
+            raise CaseError("invalid-seat", f"winner {winner!r} is not one of E, S, W, N")
+        if winner not in seats:
+            raise CaseError("winner-not-in-photo",
+                            f"{SEAT_NAMES[winner]} is named as the winner but no tiles of "
+                            f"{SEAT_NAMES[winner]} were found in the photo")
+        return winner
+    turned = [s for s, h in seats.items() if h.get("winning_tile")]
+    if len(turned) == 1:
+        return turned[0]
+    if len(seats) == 1:
+        return next(iter(seats))
+    if len(turned) > 1:
+        raise CaseError("multiple-winners", "more than one seat shows a sideways winning tile ("
+                        + ", ".join(SEAT_NAMES[s] for s in turned) + "); say who won")
+    raise CaseError("no-winner", "no sideways winning tile in the photo: say who won "
+                                 "(--winner / the winner field)")
+
+
+def build_case(recognition, context: dict | None = None) -> dict:
+    """A vectors.json case from a Recognition (or its to_json() dict) and the user's context:
+    ruleset, camera_seat, round_wind, winner, win_by, winning_tile, flags, params."""
+    context = dict(context or {})
+    data = recognition.to_json() if hasattr(recognition, "to_json") else dict(recognition)
+    seats = data.get("seats") or {}
+    if not seats:
+        raise CaseError("no-tiles", "no tiles were recognised in the photo, so there is no hand "
+                                    "to score")
+    ruleset = context.get("ruleset") or "pung-chow"
+    if ruleset not in RULESETS:
+        raise CaseError("invalid-ruleset", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
+    winner = _winner(seats, context)
+    win_by = context.get("win_by") or "discard"
+    if win_by not in WIN_BY:
+        raise CaseError("invalid-win-by", f"win_by {win_by!r} is not one of {', '.join(WIN_BY)}")
+    round_wind = context.get("round_wind")
+    if ruleset == "pung-chow":
+        round_wind = None  # Part I has no wind of the round
+    elif not round_wind:
+        round_wind = "E"
+    elif round_wind not in SEATS:
+        raise CaseError("invalid-seat", f"round wind {round_wind!r} is not one of E, S, W, N")
+    flags = list(context.get("flags") or [])
+    hands = []
+    for seat in SEATS:
+        if seat not in seats:
+            continue
+        h = seats[seat]
+        is_winner = seat == winner
+        winning = None
+        if is_winner:
+            winning = context.get("winning_tile") or h.get("winning_tile")
+            if not winning:
+                raise CaseError("no-winning-tile",
+                                f"which tile won {SEAT_NAMES[seat]} the hand? Lay it sideways at the "
+                                f"end of the concealed tiles or give it (--winning-tile)")
+            parse_tiles(winning)
+        hands.append({
+            "seat": seat,
+            "winner": is_winner,
+            "concealed": h.get("concealed", ""),
+            "melds": [dict(m) for m in h.get("melds", [])],
+            "winning_tile": winning,
+            "win_by": win_by if is_winner else None,
+            "flags": flags if is_winner else [],
+            "bonus_tiles": h.get("bonus_tiles", ""),
+        })
+    case = {"id": data.get("image", "photo"), "ruleset": ruleset, "seat_wind": winner,
+            "round_wind": round_wind, "hands": hands}
+    if context.get("params"):
+        case["params"] = dict(context["params"])
+    return case

@@ -1,0 +1,70 @@
+"""``mjscore photo``: recognise a table photo, then print the hands, scores and payments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from vision.case import CaseError, build_case
+from vision.io import ImageError
+
+SEATS = ["E", "S", "W", "N"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", metavar="IMAGE", help="photo of the finished table")
+    parser.add_argument("--camera-seat", default="E", choices=SEATS,
+                        help="the wind sitting at the photo's bottom edge (default E)")
+    parser.add_argument("--round", dest="round_wind", default=None, choices=SEATS,
+                        help="wind of the round (pung-chow-limit and classical; default E)")
+    parser.add_argument("--winner", default=None, choices=SEATS,
+                        help="who won (default: the seat whose winning tile lies sideways)")
+    parser.add_argument("--win-by", default="discard",
+                        choices=["discard", "self-draw", "loose-tile", "robbing-kong", "original-hand"])
+    parser.add_argument("--winning-tile", default=None,
+                        help="the tile that completed the hand, if it is not laid sideways (e.g. 5p)")
+    parser.add_argument("--flag", dest="flags", action="append", default=[],
+                        help="a winner's flag such as last-tile (repeatable)")
+    parser.add_argument("--ruleset", default="pung-chow", choices=["pung-chow", "pung-chow-limit", "classical"])
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoring import score_table
+    from vision.cli_recognize import summary
+    from vision.recognize import recognize
+
+    try:
+        rec = recognize(args.image, camera_seat=args.camera_seat)
+    except ImageError as exc:
+        print(json.dumps({"error": {"code": exc.code, "message": exc.message}}) if args.json
+              else f"error: {exc.message}")
+        return 2
+    context = {"ruleset": args.ruleset, "camera_seat": args.camera_seat, "round_wind": args.round_wind,
+               "winner": args.winner, "win_by": args.win_by, "winning_tile": args.winning_tile,
+               "flags": args.flags}
+    try:
+        case = build_case(rec, context)
+    except CaseError as exc:
+        if args.json:
+            print(json.dumps({"recognition": rec.to_json(), "error": {"code": exc.code, "message": exc.message}}))
+        else:
+            print(summary(rec))
+            print(f"error: {exc.message}")
+        return 2
+    result = score_table(case)
+    if args.json:
+        print(json.dumps({"recognition": rec.to_json(), "case": case, "result": result}))
+        return 1 if "error" in result else 0
+    print(summary(rec))
+    if "error" in result:
+        err = result["error"]
+        print(f"cannot score: {err.get('message', err) if isinstance(err, dict) else err}")
+        return 1
+    try:
+        from scoring.explain import explain
+
+        print(explain(case))
+    except Exception:  # noqa: BLE001 - the sheet is a nicety; the JSON result is the answer
+        print(json.dumps(result, indent=1))
+    return 0

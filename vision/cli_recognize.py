@@ -1,0 +1,43 @@
+"""``mjscore recognize``: find and read the tiles in photos; one JSON object per image per line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from vision.io import ImageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s): JPEG, PNG or WebP")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per image per line (the default prints a summary)")
+    parser.add_argument("--camera-seat", default="E", choices=["E", "S", "W", "N"],
+                        help="the wind sitting at the photo's bottom edge (default E)")
+
+
+def summary(rec) -> str:
+    lines = [f"{rec.image}: {len(rec.tiles)} tiles"]
+    for seat, hand in rec.seats.items():
+        melds = " ".join(("[" + m["tiles"] + ("]" if m["exposed"] else " concealed]")) for m in hand["melds"])
+        extra = f"  bonus {hand['bonus_tiles']}" if hand["bonus_tiles"] else ""
+        win = f"  won on {hand['winning_tile']}" if hand["winning_tile"] else ""
+        lines.append(f"  {seat}: {hand['concealed'] or '-'} {melds}{extra}{win}".rstrip())
+    lines += [f"  warning: {w}" for w in rec.warnings]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.recognize import recognize
+
+    status = 0
+    for path in args.images:
+        try:
+            rec = recognize(path, camera_seat=args.camera_seat)
+        except ImageError as exc:
+            status = 1
+            out = {"image": path, "error": {"code": exc.code, "message": exc.message}}
+            print(json.dumps(out) if args.json else f"{path}: error: {exc.message}", flush=True)
+            continue
+        print(json.dumps(rec.to_json()) if args.json else summary(rec), flush=True)
+    return status

@@ -1,0 +1,135 @@
+"""Read each seat's hand off the grouped tiles: concealed tiles, sets (with face-down tiles of
+concealed kongs and pungs), bonus tiles and a sideways winning tile, in the vectors.json hand
+format, with warnings a person can act on."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from scoring.tiles import BACK, BONUS, format_tiles, tile_name
+
+from vision.layout import TableLayout
+
+SEATS = ("E", "S", "W", "N")
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+NUMBER_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+#: predictions under this confidence are reported
+LOW_CONFIDENCE = 0.6
+
+
+@dataclass
+class TileRead:
+    """What the classifier said about one tile."""
+
+    code: str
+    confidence: float
+
+
+def seat_of(position: int, camera_seat: str) -> str:
+    return SEATS[(SEATS.index(camera_seat) + position) % 4]
+
+
+def _meld(codes: list[str]) -> dict | None:
+    """A chow, pung or kong from a laid-out group, reading face-down tiles as LAYOUT.md says."""
+    up = [c for c in codes if c != BACK]
+    downs = [i for i, c in enumerate(codes) if c == BACK]
+    if len(codes) == 4 and up and len(set(up)) == 1:
+        if not downs:
+            return {"kind": "kong", "tiles": format_tiles(up * 1), "exposed": True}
+        return {"kind": "kong", "tiles": format_tiles([up[0]] * 4), "exposed": False}
+    if len(codes) == 3 and downs == [1] and up[0] == up[1]:
+        return {"kind": "pung", "tiles": format_tiles([up[0]] * 3), "exposed": False}
+    if len(codes) == 3 and not downs:
+        if len(set(codes)) == 1:
+            return {"kind": "pung", "tiles": format_tiles(codes), "exposed": True}
+        tiles = sorted(codes, key=lambda t: (t[-1], t[0]))
+        if (tiles[0][-1] in "mps" and len({t[-1] for t in tiles}) == 1
+                and [int(t[0]) for t in tiles] == list(range(int(tiles[0][0]), int(tiles[0][0]) + 3))):
+            return {"kind": "chow", "tiles": format_tiles(tiles), "exposed": True}
+    return None
+
+
+def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
+    """(per-tile seat and group labels, per-seat hands, warnings)."""
+    n = len(reads)
+    seat_label = [""] * n
+    group_label = [""] * n
+    hands: dict[str, dict] = {}
+    warnings: list[str] = []
+    for seat_layout in layout.seats:
+        seat = seat_of(seat_layout.position, camera_seat)
+        name = SEAT_NAMES[seat]
+        concealed, melds, bonus, winning = [], [], [], None
+        order = [t for g in seat_layout.groups for t in g.tiles]
+        number = {t: k + 1 for k, t in enumerate(order)}
+        for t in order:
+            seat_label[t] = seat
+            r = reads[t]
+            if r.confidence < LOW_CONFIDENCE:
+                warnings.append(f"low confidence: tile {number[t]} of {name} "
+                                f"(read as {r.code}, {r.confidence:.0%})")
+        k = 0
+        stray = []
+        for g in seat_layout.groups:
+            tiles = [t for t in g.tiles if reads[t].code not in BONUS]
+            for t in g.tiles:
+                if reads[t].code in BONUS:
+                    bonus.append(reads[t].code)
+                    group_label[t] = "bonus"
+            if not tiles:
+                continue
+            if g.concealed:
+                for t in tiles:
+                    group_label[t] = "concealed"
+                    if reads[t].code == BACK:
+                        warnings.append(f"{name}: tile {number[t]} of the concealed tiles is face down")
+                        continue
+                    concealed.append(reads[t].code)
+                    if layout.sideways[t]:
+                        winning = reads[t].code
+                continue
+            meld = _meld([reads[t].code for t in tiles])
+            if meld is None:
+                stray.append([t for t in tiles])
+                continue
+            k += 1
+            melds.append(meld)
+            for t in tiles:
+                group_label[t] = f"meld-{k}"
+        for tiles in stray:
+            shown = " ".join(reads[t].code for t in tiles)
+            warnings.append(f"{name}: the tiles {shown} (tiles {', '.join(str(number[t]) for t in tiles)}) "
+                            f"are apart from the concealed run but are not a chow, pung or kong; "
+                            f"counted as concealed")
+            for t in tiles:
+                group_label[t] = "concealed"
+                if reads[t].code != BACK:
+                    concealed.append(reads[t].code)
+        held = len(concealed) + 3 * len(melds)
+        expected = "14" if winning else "13 or 14"
+        if held not in (13, 14) or (winning and held != 14):
+            warnings.append(f"{name} has {held} tiles (a hand holds 13, the winner 14, "
+                            f"not counting each kong's fourth tile or bonus tiles; expected {expected})")
+        hands[seat] = {
+            "concealed": format_tiles(concealed, sort=True),
+            "melds": melds,
+            "bonus_tiles": "".join(sorted(bonus)),
+            "winning_tile": winning,
+        }
+    # more copies of a tile than a set holds
+    counts: Counter = Counter()
+    for hand in hands.values():
+        from scoring.tiles import parse_tiles
+
+        counts.update(parse_tiles(hand["concealed"]))
+        for m in hand["melds"]:
+            counts.update(parse_tiles(m["tiles"]))
+        counts.update(parse_tiles(hand["bonus_tiles"]) if hand["bonus_tiles"] else [])
+    for code, c in sorted(counts.items()):
+        limit = 1 if code in BONUS else 4
+        if c > limit:
+            word = NUMBER_WORDS.get(c, str(c)) if limit == 4 else str(c)
+            warnings.append(f"{word} {code} on the table ({tile_name(code)}; a set has {limit})")
+    ordered = {s: hands[s] for s in SEATS if s in hands}
+    return seat_label, group_label, ordered, warnings

@@ -1,0 +1,107 @@
+"""Load a photo safely: JPEG, PNG, WebP (HEIC when pillow-heif is installed), EXIF orientation
+applied, decompression bombs and corrupt files refused with a clear `ImageError`."""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+#: largest file read and largest decoded image accepted
+MAX_BYTES = 40 * 1024 * 1024
+MAX_PIXELS = 50_000_000
+MIN_SIDE = 32
+
+try:  # optional: iPhone photos
+    import pillow_heif  # type: ignore
+
+    pillow_heif.register_heif_opener()
+    HEIC = True
+except Exception:  # noqa: BLE001 - any failure just means no HEIC support
+    HEIC = False
+
+
+class ImageError(ValueError):
+    """An image that cannot be used: `code` for programs, `message` for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def _read_bytes(source) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), "image"
+    path = Path(os.fspath(source))
+    if not path.exists():
+        raise ImageError("not-found", f"{path} does not exist")
+    if not path.is_file():
+        raise ImageError("not-a-file", f"{path} is not a file")
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        raise ImageError("too-large", f"{path.name} is {size / 1e6:.0f} MB; the limit is "
+                                      f"{MAX_BYTES / 1e6:.0f} MB")
+    return path.read_bytes(), path.name
+
+
+def load_image(source) -> np.ndarray:
+    """A BGR uint8 image from a path, bytes, or an ndarray (BGR or grey, passed through)."""
+    if isinstance(source, np.ndarray):
+        return _check_array(source)
+    data, name = _read_bytes(source)
+    if not data:
+        raise ImageError("empty", f"{name} is empty (0 bytes)")
+    if len(data) > MAX_BYTES:
+        raise ImageError("too-large", f"{name} is {len(data) / 1e6:.0f} MB; the limit is "
+                                      f"{MAX_BYTES / 1e6:.0f} MB")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data))
+            w, h = img.size
+            if w * h > MAX_PIXELS:
+                raise ImageError("too-large", f"{name} is {w}x{h} = {w * h / 1e6:.0f} megapixels; "
+                                              f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
+            img.load()
+    except ImageError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageError("too-large", f"{name} looks like a decompression bomb: {exc}") from None
+    except UnidentifiedImageError:
+        hint = " (HEIC needs the pillow-heif package)" if data[4:12] in (b"ftypheic", b"ftypheix",
+                                                                          b"ftypmif1") else ""
+        raise ImageError("unreadable", f"{name} is not an image this program can read "
+                                       f"(JPEG, PNG, WebP{', HEIC' if HEIC else ''}){hint}") from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ImageError("corrupt", f"{name} is damaged or truncated: {exc}") from None
+    try:
+        img = ImageOps.exif_transpose(img)
+    except Exception:  # noqa: BLE001 - a broken EXIF block must not lose the photo
+        pass
+    img = img.convert("RGB")
+    arr = np.asarray(img)[:, :, ::-1]
+    return _check_array(np.ascontiguousarray(arr))
+
+
+def _check_array(arr: np.ndarray) -> np.ndarray:
+    if arr.ndim == 2:
+        arr = np.repeat(arr[:, :, None], 3, axis=2)
+    if arr.ndim != 3 or arr.shape[2] not in (3, 4):
+        raise ImageError("bad-array", f"expected an HxWx3 BGR image, got shape {arr.shape}")
+    if arr.shape[2] == 4:
+        arr = arr[:, :, :3]
+    if arr.dtype != np.uint8:
+        raise ImageError("bad-array", f"expected uint8 pixels, got {arr.dtype}")
+    h, w = arr.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        raise ImageError("too-small", f"the image is {w}x{h}; tiles cannot be seen below "
+                                      f"{MIN_SIDE} pixels a side")
+    if h * w > MAX_PIXELS:
+        raise ImageError("too-large", f"the image is {w}x{h}; the limit is {MAX_PIXELS / 1e6:.0f} "
+                                      f"megapixels")
+    return np.ascontiguousarray(arr)

@@ -1,0 +1,310 @@
+"""Group found tiles the way LAYOUT.md lays a table out: runs of touching tiles, rows of runs,
+rows into seats (bottom edge = camera seat, then counter-clockwise), and in each seat the
+concealed run (nearest the player, first from the player's left) and the exposed sets.
+
+Pure geometry on the tile quads: it needs no tile codes, so it can be checked against ground
+truth on its own.  Codes come in later (vision.case) to spot bonus tiles and face-down tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.quad import TileQuad
+
+#: a gap under this fraction of a tile's width still counts as touching (LAYOUT.md: sets lie
+#: at least half a tile width apart)
+TOUCH_GAP = 0.42
+#: runs further apart than this many tile widths along a line are different rows
+ROW_GAP = 4.0
+#: tiles whose centres are off a row's line by more than this fraction of a tile height are
+#: in another row
+ROW_OFFSET = 0.42
+
+POSITIONS = ("bottom", "right", "top", "left")
+# a seat's "up" (from the player towards the table centre) in a frame with y pointing down
+UP = {0: np.array([0.0, -1.0]), 1: np.array([-1.0, 0.0]), 2: np.array([0.0, 1.0]), 3: np.array([1.0, 0.0])}
+# the player's left-to-right direction along their row
+RIGHT = {0: np.array([1.0, 0.0]), 1: np.array([0.0, -1.0]), 2: np.array([-1.0, 0.0]), 3: np.array([0.0, 1.0])}
+
+
+@dataclass
+class Group:
+    """Touching tiles of one seat: indices into the tile list, in the player's left-to-right order."""
+
+    tiles: list[int]
+    row: int  # 0 = the row nearest the player
+    concealed: bool = False
+
+
+@dataclass
+class SeatLayout:
+    position: int  # 0 bottom (camera seat), 1 right, 2 top, 3 left
+    groups: list[Group] = field(default_factory=list)
+
+
+@dataclass
+class TableLayout:
+    seats: list[SeatLayout]
+    position: list[int]  # per tile: its seat's position
+    sideways: list[bool]  # per tile: turned a quarter against its seat's tiles
+    quads: list[TileQuad]  # per tile, relabelled so the face's top is at p0-p1 as the player sees it
+    rotation: float  # the photo's rotation against its edges, degrees
+
+
+def _dominant_rotation(quads: list[TileQuad]) -> float:
+    """The tiles' common rotation modulo 90 degrees (radians, in (-pi/4, pi/4])."""
+    angles = np.array([np.arctan2(q.up[1], q.up[0]) for q in quads])
+    weights = np.array([q.width * q.height for q in quads])
+    z = np.sum(weights * np.exp(4j * angles))
+    phi = np.angle(z) / 4  # up = (0,-1) has angle -pi/2, and 4*(-pi/2) = -2pi: zero rotation
+    return float((phi + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+
+
+def _rotate(points: np.ndarray, angle: float) -> np.ndarray:
+    c, s = np.cos(angle), np.sin(angle)
+    return points @ np.array([[c, s], [-s, c]])  # rotates by +angle (y down: clockwise on screen)
+
+
+class _UnionFind:
+    def __init__(self, n):
+        self.p = list(range(n))
+
+    def find(self, a):
+        while self.p[a] != a:
+            self.p[a] = self.p[self.p[a]]
+            a = self.p[a]
+        return a
+
+    def union(self, a, b):
+        self.p[self.find(a)] = self.find(b)
+
+    def groups(self) -> list[list[int]]:
+        out: dict[int, list[int]] = {}
+        for i in range(len(self.p)):
+            out.setdefault(self.find(i), []).append(i)
+        return list(out.values())
+
+
+def _links(centers, u, n, w, h, vertical):
+    """Touching links and same-row links between tiles (in the de-rotated photo frame).
+
+    Tiles of one orientation link when they sit on one line; a lone tile turned across its
+    neighbours (a sideways winning tile) joins a run only as seen from that run's tiles, so a
+    seat's last tile never joins the next seat's row round the corner."""
+    k = len(centers)
+    touch, row = _UnionFind(k), _UnionFind(k)
+    cross = []
+    for i in range(k):
+        d = centers - centers[i]
+        along = np.abs(d @ u[i])
+        perp = np.abs(d @ n[i])
+        ext = np.abs(u @ u[i]) * w + np.abs(n @ u[i]) * h  # every tile's extent along i's row
+        gap = along - (w[i] + ext) / 2
+        same = vertical == vertical[i]
+        for j in np.nonzero((perp < ROW_OFFSET * h[i]) & (gap < ROW_GAP * w[i]))[0]:
+            if j == i:
+                continue
+            if same[j]:
+                row.union(i, j)
+                if gap[j] < TOUCH_GAP * w[i]:
+                    touch.union(i, j)
+            elif -0.3 * w[i] < gap[j] < TOUCH_GAP * w[i]:
+                cross.append((i, int(j), float(gap[j])))
+    # a tile with no tile of its own orientation anywhere along its line is turned across
+    # its row: it joins the nearest touching run (a sideways winning tile)
+    row_size = {}
+    for i in range(k):
+        row_size[row.find(i)] = row_size.get(row.find(i), 0) + 1
+    joined = set()
+    for i, j, _ in sorted(cross, key=lambda c: c[2]):
+        if row_size[row.find(j)] == 1 and j not in joined and i not in joined:
+            joined.add(j)
+            touch.union(i, j)
+    return touch, row, joined
+
+
+def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
+    """Label every quad so p0-p1 is its short side.  Far tiles in a steep photo look almost
+    square; their short side is then taken to be the one facing their nearest neighbour
+    (tiles in a row touch side by side)."""
+    quads = [q if q.width <= q.height else q.rotated(1) for q in quads]
+    centers = np.array([q.center for q in quads]) if quads else np.zeros((0, 2))
+    out = []
+    for i, q in enumerate(quads):
+        if q.width < 0.85 * q.height or len(quads) < 2:
+            out.append(q)
+            continue
+        d = np.linalg.norm(centers - centers[i], axis=1)
+        d[i] = np.inf
+        j = int(np.argmin(d))
+        if d[j] > 2.0 * q.height:
+            out.append(q)
+            continue
+        v = centers[j] - centers[i]
+        across = (q.corners[1] - q.corners[0])  # width direction
+        along = (q.corners[2] - q.corners[1])   # height direction
+        a = abs(v @ across) / (np.linalg.norm(across) + 1e-9)
+        b = abs(v @ along) / (np.linalg.norm(along) + 1e-9)
+        out.append(q.rotated(1) if b > a else q)
+    return out
+
+
+def _cluster_1d(values: np.ndarray, gap: float) -> list[list[int]]:
+    order = np.argsort(values)
+    out = [[int(order[0])]]
+    for a, b in zip(order[:-1], order[1:]):
+        if values[b] - values[a] > gap:
+            out.append([])
+        out[-1].append(int(b))
+    return out
+
+
+def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLayout:
+    """Seats, rows and runs of touching tiles, from the tile quads alone."""
+    if not quads:
+        return TableLayout([], [], [], [], 0.0)
+    quads = _settle_widths(quads)
+    rot = _dominant_rotation(quads)
+    corners = [_rotate(q.corners.astype(np.float64), -rot) for q in quads]
+    rq = [TileQuad(c.astype(np.float32)) for c in corners]
+    centers = np.array([q.center for q in rq], np.float64)
+    w = np.array([q.width for q in rq])
+    h = np.array([q.height for q in rq])
+    # the row runs along a tile's top and bottom edges (under perspective these are not square
+    # to its sides), so measure along the edges and square to them
+    u = np.array([(q.corners[1] - q.corners[0] + q.corners[2] - q.corners[3]) / 2 for q in rq], np.float64)
+    u /= np.linalg.norm(u, axis=1, keepdims=True) + 1e-9
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    vertical = np.abs(n[:, 1]) >= np.abs(n[:, 0])  # long axis up-down in the photo
+    touch, rowuf, turned = _links(centers, u, n, w, h, vertical)
+    runs = touch.groups()
+    run_of = np.zeros(len(quads), int)
+    for r, members in enumerate(runs):
+        run_of[members] = r
+    # rows: runs joined through same-orientation row links
+    row_uf = _UnionFind(len(runs))
+    for i in range(len(quads)):
+        row_uf.union(run_of[i], run_of[rowuf.find(i)])
+    rows = row_uf.groups()  # lists of run indices
+    row_tiles = [[t for r in rr for t in runs[r]] for rr in rows]
+    row_vertical = [np.mean(vertical[[t for t in tiles if t not in turned] or tiles]) >= 0.5
+                    for tiles in row_tiles]
+    row_center = [centers[t].mean(axis=0) for t in row_tiles]
+    tile_h = float(np.median(h))
+    # bands: rows of one seat lie within a few tile heights of each other
+    position_of_row = [0] * len(rows)
+    v_rows = [i for i, v in enumerate(row_vertical) if v]
+    h_rows = [i for i, v in enumerate(row_vertical) if not v]
+    cx = np.mean([row_center[i][0] for i in v_rows]) if v_rows else None
+    cy = np.mean([row_center[i][1] for i in h_rows]) if h_rows else None
+    for ids, axis, low_pos, high_pos, centre in ((v_rows, 1, 2, 0, cy), (h_rows, 0, 3, 1, cx)):
+        if not ids:
+            continue
+        vals = np.array([row_center[i][axis] for i in ids])
+        bands = _cluster_1d(vals, 3.2 * tile_h)
+        band_means = [vals[b].mean() for b in bands]
+        if centre is None and len(bands) == 1:
+            # one band and nothing across it: a single player's tiles
+            pos = single_seat_position if single_seat_position in (low_pos, high_pos) else high_pos
+            for k in bands[0]:
+                position_of_row[ids[k]] = pos
+            continue
+        if centre is None:
+            centre = (min(band_means) + max(band_means)) / 2
+        for b, m in zip(bands, band_means):
+            pos = high_pos if m > centre else low_pos
+            for k in b:
+                position_of_row[ids[k]] = pos
+    position = [0] * len(quads)
+    for ri, tiles in enumerate(row_tiles):
+        for t in tiles:
+            position[t] = position_of_row[ri]
+    # a lone, nearly square tile (far away in a steep photo) may have been read across: it
+    # belongs with the nearest tile
+    row_index = {t: ri for ri, tiles in enumerate(row_tiles) for t in tiles}
+    for i in range(len(quads)):
+        if len(row_tiles[row_index[i]]) == 1 and w[i] > 0.85 * h[i] and len(quads) > 1:
+            d = np.linalg.norm(centers - centers[i], axis=1)
+            d[i] = np.inf
+            position[i] = position[int(np.argmin(d))]
+            position_of_row[row_index[i]] = position[i]
+    # a tile much longer along its run than its run mates lies sideways (perspective shortens
+    # the whole run alike, so this holds where a tile's own aspect cannot be trusted)
+    turned = set(turned)
+    for members in runs:
+        if len(members) < 2:
+            continue
+        pts = centers[members]
+        axis = pts[-1] - pts[0] if len(members) == 2 else np.linalg.svd(pts - pts.mean(axis=0))[2][0]
+        axis = axis / (np.linalg.norm(axis) + 1e-9)
+        ext = np.array([np.ptp(np.asarray(rq[t].corners, np.float64) @ axis) for t in members])
+        # compare each tile with its nearest run mates (perspective changes sizes along a run)
+        for k in range(len(members)):
+            d = np.linalg.norm(pts - pts[k], axis=1)
+            d[k] = np.inf
+            near = np.argsort(d)[:2] if len(members) > 2 else np.argsort(d)[:1]
+            if ext[k] > 1.18 * float(np.mean(ext[near])) and all(ext[k] > 1.1 * ext[j] for j in near):
+                turned.add(members[k])
+    # orient every tile for its seat and spot the sideways ones
+    out_quads, sideways = [], []
+    for i, q in enumerate(quads):
+        up = _rotate(UP[position[i]][None, :], rot)[0]
+        best = max(range(4), key=lambda k: float(q.rotated(k).up @ up))
+        cand = q.rotated(best)
+        side = i in turned
+        if side:
+            # a quarter-turned tile: its top as the player sees it points to the player's left
+            left = -_rotate(RIGHT[position[i]][None, :], rot)[0]
+            best = max(range(4), key=lambda k: float(q.rotated(k).up @ left))
+            cand = q.rotated(best)
+        out_quads.append(cand)
+        sideways.append(bool(side))
+    # seats: groups ordered by the player's view
+    seats = []
+    for pos in range(4):
+        members = [ri for ri in range(len(rows)) if position_of_row[ri] == pos]
+        if not members:
+            continue
+        right = RIGHT[pos]
+        up = UP[pos]
+        depth = {ri: float(row_center[ri] @ up) for ri in members}  # grows away from the player
+        groups = []
+        for ri in members:
+            # rows on one line (a run far along it) share a rank; a second row lies a tile deeper
+            rank = sum(1 for rj in members if depth[rj] < depth[ri] - 0.9 * tile_h)
+            for r in rows[ri]:
+                tiles = sorted(runs[r], key=lambda t: float(centers[t] @ right))
+                groups.append(Group(tiles, rank))
+        groups.sort(key=lambda g: (g.row, float(np.mean([centers[t] @ right for t in g.tiles]))))
+        _mark_concealed(groups, sideways)
+        seats.append(SeatLayout(pos, groups))
+    return TableLayout(seats, position, sideways, out_quads, float(np.degrees(rot)))
+
+
+def _cluster_centres(values: list[float], gap: float) -> list[float]:
+    if not values:
+        return []
+    out = [[values[0]]]
+    for v in values[1:]:
+        if v - out[-1][-1] > gap:
+            out.append([])
+        out[-1].append(v)
+    return [float(np.mean(c)) for c in out]
+
+
+def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
+    """The concealed run: the one holding a sideways (winning) tile, else the first run of the
+    nearest row that cannot be a set (not 3 or 4 tiles), else that row's first run."""
+    if not groups:
+        return
+    for g in groups:
+        if any(sideways[t] for t in g.tiles):
+            g.concealed = True
+            return
+    nearest = [g for g in groups if g.row == 0]
+    odd = [g for g in nearest if len(g.tiles) not in (3, 4)]
+    pick = max(odd, key=lambda g: len(g.tiles)) if odd else nearest[0]
+    pick.concealed = True

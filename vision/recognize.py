@@ -1,0 +1,118 @@
+"""Photo in, table out: load -> find tiles -> group into seats and sets -> upright crops ->
+classify -> hands.  Each step lives in its own module; this one only wires them together."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vision.detect import find_tile_quads
+from vision.hands import TileRead, read_hands
+from vision.io import ImageError, load_image
+from vision.layout import group_tiles
+from vision.quad import TileQuad
+from vision.rectify import upright_crop
+
+
+@dataclass
+class RecognizedTile:
+    quad: TileQuad  # in the original image's pixels, p0-p1 the top edge as its player sees it
+    code: str
+    confidence: float
+    seat: str
+    group: str
+    sideways: bool = False
+    candidates: list = field(default_factory=list)
+
+    @property
+    def face_down(self) -> bool:
+        return self.code == "back"
+
+    def to_json(self) -> dict:
+        return {
+            "box": [round(v, 1) for v in self.quad.box],
+            "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad.corners],
+            "code": self.code,
+            "confidence": round(float(self.confidence), 4),
+            "seat": self.seat,
+            "group": self.group,
+            "face_down": self.face_down,
+            "sideways": self.sideways,
+        }
+
+
+@dataclass
+class Recognition:
+    image: str
+    width: int
+    height: int
+    camera_seat: str
+    tiles: list[RecognizedTile]
+    seats: dict[str, dict]
+    warnings: list[str]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "image": self.image,
+            "width": self.width,
+            "height": self.height,
+            "camera_seat": self.camera_seat,
+            "tiles": [t.to_json() for t in self.tiles],
+            "seats": self.seats,
+            "warnings": list(self.warnings),
+        }
+
+
+def _classifier():
+    from models.classifier import default_classifier
+
+    return default_classifier()
+
+
+def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
+              name: str | None = None) -> Recognition:
+    """Recognise a table photo.  `image`: bytes, a path or a BGR ndarray.  `camera_seat`: the
+    wind sitting at the photo's bottom edge.  `classifier`: anything with
+    classify(crops) -> predictions (default: the bundled tile classifier)."""
+    if camera_seat not in ("E", "S", "W", "N"):
+        raise ValueError(f"camera seat {camera_seat!r} is not one of E, S, W, N")
+    t0 = time.perf_counter()
+    if name is None:
+        name = Path(str(image)).name if isinstance(image, (str, Path)) else "image"
+    img = load_image(image)
+    t1 = time.perf_counter()
+    quads = find_tile_quads(img, localizer)
+    t2 = time.perf_counter()
+    layout = group_tiles(quads)
+    crops = [upright_crop(img, q) for q in layout.quads]
+    t3 = time.perf_counter()
+    clf = classifier or (_classifier() if crops else None)
+    preds = _classify(clf, crops, layout.quads) if crops else []
+    t4 = time.perf_counter()
+    reads = [TileRead(p.code, float(p.confidence)) for p in preds]
+    seat_label, group_label, hands, warnings = read_hands(layout, reads, camera_seat)
+    tiles = [RecognizedTile(layout.quads[i], reads[i].code, reads[i].confidence, seat_label[i],
+                            group_label[i], layout.sideways[i],
+                            list(getattr(preds[i], "candidates", []) or []))
+             for i in range(len(reads))]
+    if not tiles:
+        warnings.insert(0, "no tiles found in the image: photograph the table from above with "
+                           "every tile face up and in view")
+    t5 = time.perf_counter()
+    h, w = img.shape[:2]
+    return Recognition(name, int(w), int(h), camera_seat, tiles, hands, warnings, {
+        "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
+        "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)})
+
+
+def _classify(classifier, crops, quads):
+    """Classifiers that want the tile positions too (ground-truth stand-ins in tests and
+    benchmarks) offer classify_quads; a real classifier sees only the crops."""
+    if hasattr(classifier, "classify_quads"):
+        return classifier.classify_quads(crops, quads)
+    return classifier.classify(crops)
+
+
+__all__ = ["Recognition", "RecognizedTile", "recognize", "find_tile_quads", "ImageError"]

@@ -1,0 +1,27 @@
+"""Cut each tile out of the photo as an upright, perspective-corrected crop for the classifier."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.quad import TileQuad
+
+#: crops are at most this tall (the classifier resizes anyway; bigger only costs time)
+MAX_CROP_H = 128
+
+
+def upright_crop(image: np.ndarray, quad: TileQuad, pad: float = 0.0) -> np.ndarray:
+    """Warp the quad (p0 top-left, p1 top-right, p2 bottom-right, p3 bottom-left of the upright
+    tile) to an upright BGR crop; `pad` grows it by that fraction of its size on every side."""
+    c = quad.corners.astype(np.float32)
+    if pad:
+        centre = c.mean(axis=0)
+        c = centre + (c - centre) * (1 + 2 * pad)
+    w, h = max(quad.width, 4.0), max(quad.height, 4.0)
+    scale = min(1.0, MAX_CROP_H / h)
+    ow, oh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
+    dst = np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], np.float32)
+    m = cv2.getPerspectiveTransform(c, dst)
+    return cv2.warpPerspective(image, m, (ow, oh), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)

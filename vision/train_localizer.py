@@ -1,0 +1,206 @@
+"""Train the class-agnostic tile localiser (vision/tile_localizer.onnx).  Needs the `train` extra.
+
+Data: synthetic tables (datasets/synth_table.py; a folder of table_*.jpg + .json made with
+`python -m datasets.synth_table DIR`) and the *training* photos of hust-riichi (the committed
+split datasets/splits/hust-riichi.json; test photos are never read).  The target of each tile is
+its face shrunk to CORE about its centre, drawn at half resolution.
+
+    python -m vision.train_localizer --synth /tmp/synth_train --minutes 12
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.localizer import CORE, MEAN, MODEL_PATH, STD, TILE_W_RANGE
+
+CROP = 160
+
+
+def _load_hust(names_key: str = "train") -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    from datasets import hust_riichi
+
+    root = hust_riichi.default_dir()
+    if not root.exists():
+        print("hust-riichi not found next to the repo; training on synthetic tables only")
+        return []
+    split = hust_riichi.read_split()
+    photos = hust_riichi.load_photos(root)
+    out = []
+    for name in split[names_key]:
+        img = cv2.imread(str(root / "images" / name))
+        quads = [np.array([[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]], np.float32)
+                 for b, _ in photos[name].tiles]
+        out.append((img, quads))
+    return out
+
+
+def _load_synth(folder: Path | None) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    if folder is None:
+        return []
+    out = []
+    for js in sorted(Path(folder).glob("*.json")):
+        truth = json.loads(js.read_text())
+        img = cv2.imread(str(js.with_suffix(".jpg")))
+        if img is None:
+            continue
+        out.append((img, [np.array(t["quad"], np.float32) for t in truth["tiles"]]))
+    return out
+
+
+def _tile_width(quads: list[np.ndarray]) -> float:
+    if not quads:
+        return 40.0
+    sides = [sorted([np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])])[0] for q in quads]
+    return float(np.median(sides))
+
+
+def _sample(rng, img, quads, tile_w):
+    """One augmented training crop and its half-resolution core target."""
+    target_w = rng.uniform(TILE_W_RANGE[0], TILE_W_RANGE[1])
+    s = target_w / tile_w
+    ang = rng.uniform(0, 360) if rng.random() < 0.7 else rng.choice([0, 90, 180, 270]) + rng.normal(0, 5)
+    h, w = img.shape[:2]
+    if quads and rng.random() < 0.8:
+        q = quads[rng.integers(len(quads))]
+        c = q.mean(axis=0) + rng.normal(0, 1.5, 2) * tile_w
+    else:
+        c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(ang), float(s))
+    m[0, 2] += CROP / 2 - c[0]
+    m[1, 2] += CROP / 2 - c[1]
+    border = tuple(int(v) for v in rng.integers(0, 255, 3))
+    x = cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=border)
+    y = np.zeros((CROP // 2, CROP // 2), np.uint8)
+    for q in quads:
+        cq = q.mean(axis=0)
+        core = cq + CORE * (q - cq)
+        t = cv2.transform(core.reshape(-1, 1, 2), m).reshape(-1, 2) / 2
+        cv2.fillConvexPoly(y, np.round(t * 4).astype(np.int32), 1, lineType=cv2.LINE_8, shift=2)
+    # photometric jitter
+    x = x.astype(np.float32)
+    x = x * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+    x = x * rng.uniform(0.85, 1.15, 3)[None, None, :]
+    if rng.random() < 0.5:
+        yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32) / CROP
+        a = rng.uniform(0, 2 * np.pi)
+        x = x * (1 + rng.uniform(0, 0.5) * ((xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a)))[..., None]
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.5, 1.5))
+    x = x + rng.normal(0, rng.uniform(0, 6), x.shape)
+    x = np.clip(x, 0, 255)
+    x = (x[:, :, ::-1] / 255.0 - MEAN) / STD
+    return x.transpose(2, 0, 1).astype(np.float32), y.astype(np.float32)
+
+
+def build_net():
+    import torch
+    from torch import nn
+
+    def block(cin, cout, stride=1, dil=1):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, padding=dil, dilation=dil, bias=False),
+                             nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.e1 = nn.Sequential(block(3, 12, 2), block(12, 12))            # /2
+            self.e2 = nn.Sequential(block(12, 24, 2), block(24, 24))           # /4
+            self.e3 = nn.Sequential(block(24, 48, 2), block(48, 48))           # /8
+            self.e4 = nn.Sequential(block(48, 64, 2), block(64, 64, dil=2), block(64, 64, dil=4))  # /16
+            self.d3 = block(64 + 48, 48)
+            self.d2 = block(48 + 24, 24)
+            self.d1 = block(24 + 12, 12)
+            self.head = nn.Conv2d(12, 1, 1)
+
+        def forward(self, x):
+            e1 = self.e1(x)
+            e2 = self.e2(e1)
+            e3 = self.e3(e2)
+            e4 = self.e4(e3)
+            up = lambda t: nn.functional.interpolate(t, scale_factor=2.0, mode="nearest")
+            d3 = self.d3(torch.cat([up(e4), e3], 1))
+            d2 = self.d2(torch.cat([up(d3), e2], 1))
+            d1 = self.d1(torch.cat([up(d2), e1], 1))
+            return self.head(d1)
+
+    return Net()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--synth", type=Path, default=None, help="folder of synthetic tables")
+    ap.add_argument("--minutes", type=float, default=12.0)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--resume", type=Path, default=None, help="a .pt checkpoint to continue from")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    args = ap.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    hust = _load_hust("train")
+    synth = _load_synth(args.synth)
+    if not hust and not synth:
+        raise SystemExit("no training data: give --synth DIR (python -m datasets.synth_table DIR)")
+    data = [(img, q, _tile_width(q) if q else _tile_width([])) for img, q in hust + synth]
+    weights = np.array([1.0 if i < len(hust) else (len(hust) / max(1, len(synth)) if hust else 1.0)
+                        for i in range(len(data))])
+    weights /= weights.sum()
+    print(f"training on {len(hust)} hust-riichi photos and {len(synth)} synthetic tables")
+    net = build_net()
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume))
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    t0, step = time.time(), 0
+    budget = args.minutes * 60
+    while time.time() - t0 < budget:
+        frac = (time.time() - t0) / budget
+        for g in opt.param_groups:
+            g["lr"] = args.lr * (0.5 * (1 + np.cos(np.pi * frac))) + 1e-5
+        xs, ys = [], []
+        for _ in range(args.batch):
+            img, quads, tw = data[rng.choice(len(data), p=weights)]
+            x, y = _sample(rng, img, quads, tw)
+            xs.append(x)
+            ys.append(y)
+        x = torch.from_numpy(np.stack(xs))
+        y = torch.from_numpy(np.stack(ys))[:, None]
+        logits = net(x)
+        bce = torch.nn.functional.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor(2.0))
+        p = torch.sigmoid(logits)
+        dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)
+        loss = bce + dice
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 50 == 0:
+            print(f"step {step} loss {loss.item():.4f} bce {bce.item():.4f} dice {dice.item():.4f} "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    net.eval()
+    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
+    dummy = torch.zeros(1, 3, 320, 320)
+    torch.onnx.export(net, dummy, str(args.out), input_names=["image"], output_names=["core"],
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "core": {2: "h2", 3: "w2"}},
+                      opset_version=17, dynamo=False)
+    args.out.with_suffix(".json").write_text(json.dumps({
+        "core": CORE, "mean": MEAN.tolist(), "std": STD.tolist(), "stride": 16, "output_scale": 0.5,
+        "trained_on": {"hust_riichi_train_photos": len(hust), "synthetic_tables": len(synth)},
+        "steps": step, "batch": args.batch}, indent=1) + "\n")
+    print(f"wrote {args.out} after {step} steps")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
