@@ -1,0 +1,213 @@
+"""Measure the tile classifier: accuracy on every test set, per class, and speed.
+
+    python benchmarks/classifier.py ../shared/datasets/hust-riichi [--model models/tile_classifier.onnx]
+
+Test sets:
+* hust-riichi TEST photos (datasets/splits/hust-riichi.json), crops = the labelled boxes,
+  upright and turned 180 degrees;
+* the held-out art style (`datasets/cache/tiles/heldout_test.npz`, built if missing);
+* the synthetic test set (`datasets/cache/tiles/synth_test.npz`, built if missing).
+Speed: `TileClassifier.classify` on real-size crops in batches of 64, two onnxruntime threads.
+
+Writes benchmarks/results/classifier.json and .md and the confusion-matrix pictures
+models/confusion_hust_test.png and models/confusion_synth_test.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from models.classifier import TileClassifier  # noqa: E402
+from scoring.tiles import CLASSES  # noqa: E402
+
+TARGETS = {"hust_test": 0.995, "hust_test_rot180": 0.99, "heldout_style": 0.97, "synth_min_class": 0.95,
+           "ms_per_crop_batch64": 1.0}
+
+
+def score(clf: TileClassifier, crops, labels: list[str]) -> dict:
+    preds = clf.classify(crops)
+    codes = [p.code for p in preds]
+    per = {}
+    for c in CLASSES:
+        idx = [i for i, l in enumerate(labels) if l == c]
+        if idx:
+            per[c] = {"n": len(idx), "acc": sum(codes[i] == c for i in idx) / len(idx)}
+    errors = [(labels[i], codes[i]) for i in range(len(labels)) if codes[i] != labels[i]]
+    acc = 1 - len(errors) / max(1, len(labels))
+    return {"n": len(labels), "acc": acc, "per_class": per, "errors": errors, "pred": codes}
+
+
+def confusion_png(labels: list[str], preds: list[str], path: Path, title: str) -> None:
+    """A confusion matrix picture (rows = truth, columns = prediction), row-normalised."""
+    classes = [c for c in CLASSES if c in set(labels) | set(preds)]
+    k = {c: i for i, c in enumerate(classes)}
+    m = np.zeros((len(classes), len(classes)), np.float64)
+    for t, p in zip(labels, preds):
+        m[k[t], k[p]] += 1
+    rows = m.sum(1, keepdims=True)
+    norm = np.divide(m, rows, out=np.zeros_like(m), where=rows > 0)
+    cell, left, top = 16, 40, 60
+    size = len(classes) * cell
+    img = np.full((top + size + 10, left + size + 10, 3), 255, np.uint8)
+    for i in range(len(classes)):
+        for j in range(len(classes)):
+            v = norm[i, j]
+            if v > 0:
+                colour = (255 * (1 - v), 255 * (1 - v), 255) if i != j else (255 * (1 - v), 255, 255 * (1 - v))
+                colour = tuple(int(c) for c in colour)
+                cv2.rectangle(img, (left + j * cell, top + i * cell), (left + (j + 1) * cell - 1, top + (i + 1) * cell - 1),
+                              colour, -1)
+                if i != j:
+                    cv2.putText(img, str(int(m[i, j])), (left + j * cell + 2, top + i * cell + 12),
+                                cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+        cv2.putText(img, classes[i], (2, top + i * cell + 12), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 0), 1)
+        tx = np.full((cell, 40, 3), 255, np.uint8)
+        cv2.putText(tx, classes[i], (2, 12), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 0), 1)
+        img[top - 42:top - 2, left + i * cell:left + (i + 1) * cell] = cv2.rotate(tx, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    for i in range(len(classes) + 1):
+        cv2.line(img, (left, top + i * cell), (left + size, top + i * cell), (220, 220, 220), 1)
+        cv2.line(img, (left + i * cell, top), (left + i * cell, top + size), (220, 220, 220), 1)
+    cv2.putText(img, title, (2, 14), cv2.FONT_HERSHEY_PLAIN, 1.0, (0, 0, 0), 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), img)
+
+
+def speed(clf: TileClassifier, crops, batch: int = 64, rounds: int = 20) -> dict:
+    sample = (crops * (batch // max(1, len(crops)) + 1))[:batch]
+    clf.classify(sample)
+    t = time.perf_counter()
+    for _ in range(rounds):
+        clf.classify(sample, batch_size=batch)
+    total = (time.perf_counter() - t) / rounds / batch * 1000
+    from models.preprocess import preprocess_batch
+
+    x = preprocess_batch(sample)
+    t = time.perf_counter()
+    for _ in range(rounds):
+        clf.logits(x)
+    net = (time.perf_counter() - t) / rounds / batch * 1000
+    return {"batch": batch, "ms_per_crop": total, "ms_per_crop_network_only": net}
+
+
+def _synthetic_set(cache: Path, name: str) -> tuple[list[np.ndarray], list[str]]:
+    path = cache / f"{name}.npz"
+    if not path.exists():
+        from datasets.build_tile_dataset import build
+
+        build(cache, 1.0, 2, None, (name,))
+    d = np.load(path)
+    return list(d["x"]), [CLASSES[int(i)] for i in d["y"]]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("hust", type=Path, help="the hust-riichi folder (…/shared/datasets/hust-riichi)")
+    ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=ROOT / "datasets" / "cache" / "tiles")
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "classifier")
+    ap.add_argument("--pictures", type=Path, default=ROOT / "models")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    from datasets.hust_riichi import iter_crops, read_split
+
+    clf = TileClassifier(args.model)
+    res: dict = {"model": (args.model or Path("models/tile_classifier.onnx")).name, "targets": TARGETS}
+    split = read_split()
+    crops, labels, photos = [], [], set()
+    for crop, code, name in iter_crops(args.hust, split["test"]):
+        crops.append(crop)
+        labels.append(code)
+        photos.add(name)
+    s = score(clf, crops, labels)
+    confusion_png(labels, s.pop("pred"), args.pictures / "confusion_hust_test.png",
+                  f"hust-riichi test: {len(labels)} crops, acc {s['acc']:.4f}")
+    res["hust_test"] = {**s, "photos": len(photos)}
+    rot = [cv2.rotate(c, cv2.ROTATE_180) for c in crops]
+    s = score(clf, rot, labels)
+    s.pop("pred")
+    res["hust_test_rot180"] = s
+    x, y = _synthetic_set(args.cache, "heldout_test")
+    s = score(clf, x, y)
+    s.pop("pred")
+    res["heldout_style"] = {**s, "style": "xmahjongg-real"}
+    x, y = _synthetic_set(args.cache, "synth_test")
+    s = score(clf, x, y)
+    confusion_png(y, s.pop("pred"), args.pictures / "confusion_synth_test.png",
+                  f"synthetic test: {len(y)} crops, acc {s['acc']:.4f}")
+    s["min_class"] = min(v["acc"] for v in s["per_class"].values())
+    res["synth_test"] = s
+    res["speed"] = speed(clf, crops)
+    checks = {
+        "hust_test": res["hust_test"]["acc"] >= TARGETS["hust_test"],
+        "hust_test_rot180": res["hust_test_rot180"]["acc"] >= TARGETS["hust_test_rot180"],
+        "heldout_style": res["heldout_style"]["acc"] >= TARGETS["heldout_style"],
+        "synth_min_class": res["synth_test"]["min_class"] >= TARGETS["synth_min_class"],
+        "speed": res["speed"]["ms_per_crop"] <= TARGETS["ms_per_crop_batch64"],
+    }
+    res["checks"] = checks
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(json.dumps(res, indent=1) + "\n")
+    args.out.with_suffix(".md").write_text(markdown(res))
+    print(markdown(res))
+    card = ROOT / "models" / "README.md"
+    if args.model is None or Path(args.model).resolve() == (ROOT / "models" / "tile_classifier.onnx").resolve():
+        update_model_card(card, res)
+    return 0
+
+
+def update_model_card(card: Path, res: dict) -> None:
+    """Replace the results section of models/README.md with these figures."""
+    if not card.exists():
+        return
+    text = card.read_text()
+    start, end = "<!-- results:start -->", "<!-- results:end -->"
+    if start not in text or end not in text:
+        return
+    body = markdown(res).split("\n", 2)[2]  # drop the title line
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    card.write_text(f"{head}{start}\n{body}{end}{tail}")
+
+
+def markdown(res: dict) -> str:
+    lines = ["# Tile classifier benchmark", "",
+             "| test set | crops | accuracy | target | met |", "|---|---:|---:|---:|---|"]
+    for key, name, target in (("hust_test", "hust-riichi test photos", "hust_test"),
+                              ("hust_test_rot180", "hust-riichi test, turned 180 degrees", "hust_test_rot180"),
+                              ("heldout_style", "held-out art style (xmahjongg real)", "heldout_style"),
+                              ("synth_test", "synthetic test (all 43 classes)", None)):
+        r = res[key]
+        t = f"{TARGETS[target]:.3f}" if target else "-"
+        met = "yes" if (res["checks"].get(key, True)) else "NO"
+        lines.append(f"| {name} | {r['n']} | {r['acc']:.4f} | {t} | {met} |")
+    lines.append(f"| synthetic test, worst class | | {res['synth_test']['min_class']:.4f} | "
+                 f"{TARGETS['synth_min_class']:.3f} | {'yes' if res['checks']['synth_min_class'] else 'NO'} |")
+    sp = res["speed"]
+    lines += ["", f"Speed: {sp['ms_per_crop']:.3f} ms per crop end to end (preprocessing + network), "
+                  f"{sp['ms_per_crop_network_only']:.3f} ms network only, batches of {sp['batch']} "
+                  f"(target <= {TARGETS['ms_per_crop_batch64']} ms: {'met' if res['checks']['speed'] else 'NOT met'}).",
+              "", "## Per-class accuracy", "",
+              "| class | hust test | hust 180 | held-out style | synthetic |", "|---|---|---|---|---|"]
+    for c in CLASSES:
+        cells = []
+        for key in ("hust_test", "hust_test_rot180", "heldout_style", "synth_test"):
+            v = res[key]["per_class"].get(c)
+            cells.append(f"{v['acc']:.3f} ({v['n']})" if v else "-")
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    lines += ["", "## Errors on hust-riichi test (truth -> predicted)", ""]
+    lines.append(", ".join(f"{t}->{p}" for t, p in res["hust_test"]["errors"]) or "none")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

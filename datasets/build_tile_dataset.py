@@ -1,0 +1,181 @@
+"""Build the tile-classifier data sets as .npz arrays in datasets/cache/tiles/.
+
+Every sample goes through `models.preprocess.to_input_image`, the same function the runtime
+uses, so training and serving see identical inputs.  Sets:
+
+* ``train``: procedural tile sets (new random style every few tiles), packaged art styles
+  except the held-out ones, and augmented crops of the hust-riichi TRAIN photos;
+* ``val``: hust-riichi VALIDATION photo crops + a few procedural renders (model selection);
+* ``synth_test``: procedural renders from seeds never used in training (every class);
+* ``heldout_test``: the held-out art style(s) (`tile_art.HELD_OUT_STYLES`), never trained on.
+
+hust-riichi TEST photos are never read here; `benchmarks/classifier.py` crops them itself.
+
+    python -m datasets.build_tile_dataset --out datasets/cache/tiles [--scale 1.0] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from functools import partial
+from multiprocessing import get_context
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets import augment, tile_art
+from datasets.render_tiles import random_style, render_tile
+from models.preprocess import INPUT_C, INPUT_H, INPUT_W, to_input_image
+from scoring.tiles import BACK, CLASSES
+
+CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
+
+
+def _body_colours(style) -> tuple:
+    body = tuple(int(v * 0.88) for v in style.face[::-1])
+    return body, tuple(style.back[::-1])
+
+
+def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac: float = 0.0,
+                  strength: float = 1.0, codes: tuple[str, ...] = CLASSES) -> tuple[np.ndarray, np.ndarray]:
+    """`n` augmented synthetic crops, classes cycling through `codes` (balanced)."""
+    rng = np.random.default_rng(seed)
+    xs = np.zeros((n, INPUT_H, INPUT_W, INPUT_C), np.uint8)
+    ys = np.zeros(n, np.int16)
+    style = None
+    for i in range(n):
+        if style is None or i % 8 == 0:
+            art = None
+            if art_styles and rng.random() < art_frac:
+                art = art_styles[int(rng.integers(len(art_styles)))]
+            style = random_style(rng, art=art)
+        code = codes[(i + seed) % len(codes)]
+        if style.art is not None and code != BACK and tile_art.load_face(style.art, code) is None:
+            code = codes[(i + seed + 1) % len(codes)]
+        cache: dict = {}
+
+        def render(c, size, _style=style):
+            key = (c, size)
+            if key not in cache:
+                if len(cache) >= 4 and c != code:  # reuse a neighbour already drawn: cheaper
+                    return next(iter(cache.values()))
+                cache[key] = render_tile(c, _style, rng, size)
+            return cache[key]
+
+        body, back = _body_colours(style)
+        crop = augment.scene_crop(code, render, rng, body_bgr=body, back_bgr=back)
+        crop = augment.photometric(crop, rng, strength)
+        if rng.random() < 0.5:
+            crop = cv2.rotate(crop, cv2.ROTATE_180)
+        xs[i] = to_input_image(crop)
+        ys[i] = CLASS_INDEX[code]
+    return xs, ys
+
+
+def real_samples(root: Path, names: list[str], variants: int, seed: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of labelled hust-riichi photos: one exact box plus `variants`-1 augmented ones each."""
+    from datasets.hust_riichi import crop_box, load_photos
+
+    rng = np.random.default_rng(seed)
+    photos = load_photos(root)
+    xs, ys = [], []
+    for name in names:
+        photo = photos[name]
+        if not photo.tiles:
+            continue
+        image = cv2.imread(str(Path(root) / "images" / name), cv2.IMREAD_COLOR)
+        for box, code in photo.tiles:
+            for v in range(variants):
+                if v == 0:
+                    crop = crop_box(image, box)
+                else:
+                    crop = augment.photometric(augment.jitter_photo_crop(image, box, rng), rng, 0.7)
+                if rotate and rng.random() < 0.5:
+                    crop = cv2.rotate(crop, cv2.ROTATE_180)
+                if crop.size == 0:
+                    continue
+                xs.append(to_input_image(crop))
+                ys.append(CLASS_INDEX[code])
+    if not xs:
+        return np.zeros((0, INPUT_H, INPUT_W, INPUT_C), np.uint8), np.zeros(0, np.int16)
+    return np.stack(xs), np.array(ys, np.int16)
+
+
+def _synth_job(args):
+    seed, n, art_styles, art_frac, strength, codes = args
+    return synth_samples(seed, n, art_styles, art_frac, strength, codes)
+
+
+def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw) -> tuple[np.ndarray, np.ndarray]:
+    jobs = []
+    for k, start in enumerate(range(0, n, chunk)):
+        jobs.append((seed0 + 7919 * k, min(chunk, n - start), kw.get("art_styles", ()), kw.get("art_frac", 0.0),
+                     kw.get("strength", 1.0), kw.get("codes", CLASSES)))
+    if workers <= 1:
+        parts = [_synth_job(j) for j in jobs]
+    else:
+        with get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_synth_job, jobs)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[str, ...]) -> None:
+    cv2.setNumThreads(1)
+    out.mkdir(parents=True, exist_ok=True)
+    train_styles = tuple(s for s in tile_art.available_styles() if s not in tile_art.HELD_OUT_STYLES)
+    held = tuple(s for s in tile_art.HELD_OUT_STYLES if s in tile_art.available_styles())
+    if root is not None and not root.exists():
+        print(f"hust-riichi not found at {root}: building synthetic data only")
+        root = None
+    split = None
+    if root is not None:
+        from datasets.hust_riichi import read_split
+
+        split = read_split()
+    t0 = time.time()
+    if "train" in sets:
+        n_synth = int(round(100_000 * scale))
+        xs, ys = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.3)
+        parts = [(xs, ys)]
+        if split is not None:
+            parts.append(real_samples(root, split["train"], variants=max(2, int(round(10 * min(1.0, scale * 2)))), seed=5))
+        x = np.concatenate([p[0] for p in parts])
+        y = np.concatenate([p[1] for p in parts])
+        np.savez(out / "train.npz", x=x, y=y)
+        print(f"train: {len(y)} samples ({len(ys)} synthetic) in {time.time() - t0:.0f}s", flush=True)
+    if "val" in sets:
+        xs, ys = parallel_synth(5_000_000, int(round(4300 * min(1.0, scale * 4))), workers)
+        parts = [(xs, ys)]
+        if split is not None:
+            parts.append(real_samples(root, split["validation"], variants=1, seed=6, rotate=False))
+        np.savez(out / "val.npz", x=np.concatenate([p[0] for p in parts]), y=np.concatenate([p[1] for p in parts]))
+        print(f"val done in {time.time() - t0:.0f}s", flush=True)
+    if "synth_test" in sets:
+        x, y = parallel_synth(9_000_000, 43 * 100, workers)
+        np.savez(out / "synth_test.npz", x=x, y=y)
+        print(f"synth_test done in {time.time() - t0:.0f}s", flush=True)
+    if "heldout_test" in sets and held:
+        codes = tuple(c for c in CLASSES if tile_art.load_face(held[0], c) is not None)
+        x, y = parallel_synth(7_000_000, len(codes) * 50, workers, art_styles=held, art_frac=1.0, codes=codes)
+        np.savez(out / "heldout_test.npz", x=x, y=y, styles=np.array(held))
+        print(f"heldout_test done in {time.time() - t0:.0f}s", flush=True)
+
+
+def main(argv=None) -> int:
+    from datasets.hust_riichi import default_dir
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "cache" / "tiles")
+    ap.add_argument("--scale", type=float, default=1.0, help="fraction of the full-size synthetic set")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--hust", type=Path, default=default_dir(), help="hust-riichi folder (optional)")
+    ap.add_argument("--sets", default="train,val,synth_test,heldout_test")
+    args = ap.parse_args(argv)
+    build(args.out, args.scale, args.workers, args.hust, tuple(args.sets.split(",")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

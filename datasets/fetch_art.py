@@ -1,0 +1,80 @@
+"""Install the Debian packages that hold tile art, and draw contact sheets to check mappings.
+
+    python -m datasets.fetch_art            # apt-get install what is missing (needs root)
+    python -m datasets.fetch_art --sheets   # also write datasets/cache/sheets/<style>.png
+
+The art stays in the packages' own folders (GPL and similar: never committed); the sheets are
+for looking at, in the gitignored cache.  Missing packages are not fatal: training then uses
+the procedural renderer and whatever styles are present, and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets import tile_art
+from scoring.tiles import CLASSES
+
+#: Packages used for training data: art sets and extra CJK fonts for the procedural renderer.
+PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values()} | {"fonts-noto-cjk", "fonts-arphic-ukai"})
+
+
+def missing_packages() -> list[str]:
+    wanted = {pkg: path for path, pkg in tile_art.SOURCES.values()}
+    missing = [pkg for pkg, path in wanted.items() if not os.path.exists(path)]
+    if not Path("/usr/share/fonts/opentype/noto").exists():
+        missing.append("fonts-noto-cjk")
+    if not Path("/usr/share/fonts/truetype/arphic/ukai.ttc").exists():
+        missing.append("fonts-arphic-ukai")
+    return sorted(set(missing))
+
+
+def install(packages: list[str]) -> bool:
+    if not packages:
+        return True
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        print("tile art packages missing; install them with:\n  sudo " + " ".join(cmd))
+        return False
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-q"], check=False, env=env)
+    return subprocess.run(cmd, check=False, env=env).returncode == 0
+
+
+def write_sheets(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for style in tile_art.available_styles():
+        tiles = []
+        for code in CLASSES:
+            face = tile_art.load_face(style, code)
+            tile = np.zeros((64, 48, 3), np.uint8) if face is None else cv2.resize(face, (48, 64))
+            cv2.putText(tile, code, (1, 62), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 255), 1)
+            tiles.append(tile)
+        rows = [np.concatenate((tiles[i:i + 9] + [np.zeros_like(tiles[0])] * 9)[:9], 1) for i in range(0, 43, 9)]
+        cv2.imwrite(str(out / f"{style}.png"), np.concatenate(rows, 0))
+        print("wrote", out / f"{style}.png")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sheets", action="store_true")
+    ap.add_argument("--no-install", action="store_true")
+    args = ap.parse_args(argv)
+    missing = missing_packages()
+    if missing and not args.no_install:
+        install(missing)
+    print("art styles available:", ", ".join(tile_art.available_styles()) or "none (procedural only)")
+    if args.sheets:
+        write_sheets(Path(__file__).resolve().parent / "cache" / "sheets")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

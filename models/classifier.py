@@ -1,0 +1,139 @@
+"""Tile classifier runtime: crops in, tile codes with confidences out (onnxruntime, CPU).
+
+    from models.classifier import default_classifier
+    preds = default_classifier().classify([crop1, crop2])   # BGR uint8 crops, any size
+    preds[0].code, preds[0].confidence, preds[0].candidates  # '5p', 0.998, [('5p', .998), ...]
+
+One onnxruntime session per `TileClassifier`, created once and reused; `classify` runs the
+crops in batches and is safe to call from several threads at once (onnxruntime's `run` is
+thread-safe and nothing else here is shared mutable state).  Preprocessing is
+`models.preprocess`, the same code the training data went through.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from models.preprocess import INPUT_C, INPUT_H, INPUT_W, CropError, check_crop, preprocess_batch
+
+MODEL_PATH = Path(__file__).resolve().parent / "tile_classifier.onnx"
+#: Crops sent to the network per run; 64 is the benchmarked sweet spot on two cores.
+BATCH_SIZE = 64
+
+__all__ = ["Prediction", "TileClassifier", "ModelError", "CropError", "default_classifier", "MODEL_PATH"]
+
+
+class ModelError(RuntimeError):
+    """The model file or its sidecar is missing or does not match this code."""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    code: str
+    confidence: float
+    candidates: list[tuple[str, float]] = field(default_factory=list)  # top 3, best first
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "confidence": self.confidence,
+                "candidates": [[c, p] for c, p in self.candidates]}
+
+
+def _threads() -> int:
+    env = os.environ.get("MJSCORE_CLASSIFIER_THREADS")
+    if env and env.isdigit() and int(env) > 0:
+        return int(env)
+    return min(2, os.cpu_count() or 1)
+
+
+class TileClassifier:
+    """An ONNX tile classifier with its sidecar (classes, input size, normalisation)."""
+
+    def __init__(self, model_path: str | os.PathLike | None = None, threads: int | None = None):
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else MODEL_PATH
+        sidecar = path.with_suffix(".json")
+        if not path.is_file():
+            raise ModelError(f"tile classifier model not found: {path}")
+        if not sidecar.is_file():
+            raise ModelError(f"tile classifier sidecar not found: {sidecar}")
+        try:
+            self.meta = json.loads(sidecar.read_text())
+            self.classes: list[str] = list(self.meta["classes"])
+            inp = self.meta["input"]
+        except (ValueError, KeyError) as exc:
+            raise ModelError(f"bad sidecar {sidecar}: {exc}") from exc
+        if (inp.get("width"), inp.get("height"), inp.get("channels")) != (INPUT_W, INPUT_H, INPUT_C):
+            raise ModelError(f"model input {inp.get('width')}x{inp.get('height')}x{inp.get('channels')} does not "
+                             f"match models/preprocess.py ({INPUT_W}x{INPUT_H}x{INPUT_C})")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or _threads()
+        opts.inter_op_num_threads = 1
+        try:
+            self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise ModelError(f"cannot load tile classifier {path}: {exc}") from exc
+        self._input = self._session.get_inputs()[0].name
+        n_out = self._session.get_outputs()[0].shape[-1]
+        if isinstance(n_out, int) and n_out != len(self.classes):
+            raise ModelError(f"model has {n_out} outputs but the sidecar lists {len(self.classes)} classes")
+        self.path = path
+
+    def logits(self, batch: np.ndarray) -> np.ndarray:
+        """Raw network output for an already preprocessed N x C x H x W float32 batch."""
+        return self._session.run(None, {self._input: batch})[0]
+
+    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> np.ndarray:
+        """N x len(classes) softmax probabilities for `crops`."""
+        crops = self._check(crops)
+        out = np.zeros((len(crops), len(self.classes)), np.float32)
+        for i in range(0, len(crops), batch_size):
+            z = self.logits(preprocess_batch(crops[i:i + batch_size])).astype(np.float64)
+            z -= z.max(axis=1, keepdims=True)
+            e = np.exp(z)
+            out[i:i + batch_size] = e / e.sum(axis=1, keepdims=True)
+        return out
+
+    def classify(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> list[Prediction]:
+        """Classify upright (or upside-down) BGR uint8 tile crops; one Prediction per crop."""
+        probs = self.probabilities(crops, batch_size)
+        preds = []
+        for p in probs:
+            top = np.argsort(-p)[:3]
+            cands = [(self.classes[k], float(p[k])) for k in top]
+            preds.append(Prediction(cands[0][0], cands[0][1], cands))
+        return preds
+
+    @staticmethod
+    def _check(crops) -> list[np.ndarray]:
+        if isinstance(crops, np.ndarray):
+            raise CropError("classify() takes a list of crops, not one array; wrap a single crop in a list")
+        try:
+            crops = list(crops)
+        except TypeError:
+            raise CropError(f"classify() takes a list of crops, got {type(crops).__name__}") from None
+        for i, c in enumerate(crops):
+            try:
+                check_crop(c)
+            except CropError as exc:
+                raise CropError(f"crop {i}: {exc}") from None
+        return crops
+
+
+_default: TileClassifier | None = None
+_default_lock = threading.Lock()
+
+
+def default_classifier() -> TileClassifier:
+    """The process-wide classifier for the bundled model (created on first use)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = TileClassifier()
+        return _default

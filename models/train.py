@@ -1,0 +1,146 @@
+"""Train the tile classifier on the datasets/ arrays and export it to ONNX + JSON sidecar.
+
+    python -m models.train --data datasets/cache/tiles --epochs 12 --out models/tile_classifier.onnx
+
+Torch on the CPU, two threads at most (the machine is shared).  The best epoch by validation
+accuracy (hust-riichi validation photos when present, else synthetic) is exported.  Training-
+time augmentation here is only what is cheap on arrays: a 180-degree turn, a small shift and
+brightness/contrast; the heavy photo augmentations were applied when the data was built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from models.net import TileNet
+from models.preprocess import INPUT_C, INPUT_H, INPUT_W, LANDSCAPE_RATIO, MEAN, STD
+from scoring.tiles import CLASSES
+
+_MEAN = torch.tensor(MEAN).view(1, 3, 1, 1)
+_STD = torch.tensor(STD).view(1, 3, 1, 1)
+
+
+def to_tensor(x_uint8: np.ndarray) -> torch.Tensor:
+    """N x H x W x 3 uint8 -> normalised N x 3 x H x W float (same maths as preprocess.normalise)."""
+    x = torch.from_numpy(x_uint8).permute(0, 3, 1, 2).float().div_(255.0)
+    return (x - _MEAN) / _STD
+
+
+def augment_batch(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    n = x.shape[0]
+    flip = torch.rand(n, generator=gen) < 0.5
+    x[flip] = torch.flip(x[flip], dims=(2, 3))  # 180-degree turn
+    dx, dy = (torch.randint(-2, 3, (2,), generator=gen)).tolist()
+    x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    gain = 1 + 0.15 * torch.randn(n, 1, 1, 1, generator=gen)
+    bias = 0.15 * torch.randn(n, 1, 1, 1, generator=gen)
+    return x * gain + bias
+
+
+def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, len(y), batch):
+            logits = model(to_tensor(x[i:i + batch]))
+            correct += int((logits.argmax(1).numpy() == y[i:i + batch]).sum())
+    return correct / max(1, len(y))
+
+
+def export_onnx(model: nn.Module, path: Path, meta: dict) -> None:
+    """Write the ONNX graph (dynamic batch) and its JSON sidecar."""
+    model.eval()
+    dummy = torch.zeros(1, INPUT_C, INPUT_H, INPUT_W)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, dummy, str(path), input_names=["input"], output_names=["logits"],
+                      dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
+                      dynamo=False)
+    sidecar = {
+        "classes": list(CLASSES),
+        "input": {"width": INPUT_W, "height": INPUT_H, "channels": INPUT_C, "colour": "BGR",
+                  "layout": "NCHW", "scale": 1 / 255.0, "mean": list(MEAN), "std": list(STD),
+                  "landscape_ratio": LANDSCAPE_RATIO},
+        "output": "logits (softmax gives probabilities)",
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        **meta,
+    }
+    path.with_suffix(".json").write_text(json.dumps(sidecar, indent=1) + "\n")
+
+
+def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3, width: int = 32,
+          threads: int = 2, seed: int = 0, limit: int | None = None, log=print) -> dict:
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    tr = np.load(data / "train.npz")
+    x_tr, y_tr = tr["x"], tr["y"].astype(np.int64)
+    if limit:
+        keep = np.random.default_rng(seed).permutation(len(y_tr))[:limit]
+        x_tr, y_tr = x_tr[keep], y_tr[keep]
+    val_path = data / "val.npz"
+    if val_path.exists():
+        va = np.load(val_path)
+        x_va, y_va = va["x"], va["y"].astype(np.int64)
+    else:
+        x_va, y_va = x_tr[:256], y_tr[:256]
+    model = TileNet(len(CLASSES), width)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * ((len(y_tr) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps), pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    rng = np.random.default_rng(seed)
+    best, best_state, history = -1.0, None, []
+    t0 = time.time()
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(y_tr))
+        total = 0.0
+        for i in range(0, len(order), batch):
+            idx = np.sort(order[i:i + batch])
+            xb = augment_batch(to_tensor(x_tr[idx]), gen)
+            yb = torch.from_numpy(y_tr[idx])
+            loss = loss_fn(model(xb), yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        acc = evaluate(model, x_va, y_va)
+        history.append({"epoch": epoch + 1, "loss": total / len(order), "val_acc": acc})
+        log(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} val_acc {acc:.4f} "
+            f"({time.time() - t0:.0f}s)")
+        if acc >= best:
+            best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
+    model.load_state_dict(best_state)
+    meta = {"trained": {"epochs": epochs, "samples": int(len(y_tr)), "best_val_acc": best, "width": width,
+                        "seconds": round(time.time() - t0), "history": history}}
+    export_onnx(model, out, meta)
+    return {"model": model, "best_val_acc": best, "history": history}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent / "datasets" / "cache" / "tiles")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tile_classifier.onnx")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=None, help="train on at most this many samples")
+    args = ap.parse_args(argv)
+    res = train(args.data, args.out, args.epochs, args.batch, args.lr, args.width, args.threads, limit=args.limit)
+    print(f"best validation accuracy {res['best_val_acc']:.4f}; wrote {args.out} and {args.out.with_suffix('.json')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

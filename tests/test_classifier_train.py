@@ -1,0 +1,42 @@
+"""Tiny end-to-end training run: render a few hundred tiles, train one epoch, export, compare
+torch with onnxruntime, and check training and runtime preprocess identically."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="training tests need the `train` extra (pip install -e '.[train]')")
+
+from datasets.build_tile_dataset import synth_samples  # noqa: E402
+from models.classifier import TileClassifier  # noqa: E402
+from models.preprocess import INPUT_H, INPUT_W, normalise, preprocess_batch  # noqa: E402
+from models.train import to_tensor, train  # noqa: E402
+from scoring.tiles import CLASSES  # noqa: E402
+
+
+def test_training_and_runtime_normalise_identically():
+    x = np.random.default_rng(0).integers(0, 256, (5, INPUT_H, INPUT_W, 3), dtype=np.uint8)
+    assert np.allclose(to_tensor(x).numpy(), normalise(x), atol=1e-6)
+
+
+def test_tiny_train_export_and_onnx_parity(tmp_path):
+    x, y = synth_samples(seed=3, n=300)
+    assert x.shape == (300, INPUT_H, INPUT_W, 3) and set(y.tolist()) == set(range(len(CLASSES)))
+    np.savez(tmp_path / "train.npz", x=x, y=y)
+    out = tmp_path / "tiny.onnx"
+    res = train(tmp_path, out, epochs=1, batch=64, width=8, threads=2, log=lambda *_: None)
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["classes"] == list(CLASSES)
+    clf = TileClassifier(out)
+    batch = preprocess_batch(list(x[:32]))
+    model = res["model"].eval()
+    with torch.no_grad():
+        expected = model(torch.from_numpy(batch)).numpy()
+    got = clf.logits(batch)
+    assert got.shape == (32, len(CLASSES))
+    assert np.allclose(expected, got, atol=1e-4), float(np.abs(expected - got).max())
+    preds = clf.classify(list(x[:32]))
+    assert [p.code for p in preds] == [CLASSES[i] for i in expected.argmax(1)]
