@@ -1,0 +1,144 @@
+"""Tile classifier runtime: the committed model on a sample, batching, threads, bad input."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.classifier import MODEL_PATH, CropError, ModelError, Prediction, TileClassifier, default_classifier
+from scoring.tiles import CLASSES
+
+DATA = Path(__file__).parent / "data" / "classifier"
+REPO = Path(__file__).resolve().parent.parent
+HUST = REPO.parent / "shared" / "datasets" / "hust-riichi"
+
+
+def load_sample() -> tuple[list[np.ndarray], list[str]]:
+    """Our own procedural renders (tests/data/classifier/make_sample.py), one crop per tile."""
+    meta = json.loads((DATA / "sample.json").read_text())
+    sheet = cv2.imread(str(DATA / "sample.jpg"), cv2.IMREAD_COLOR)
+    w, h, per_row = meta["tile_width"], meta["tile_height"], meta["per_row"]
+    crops = []
+    for i in range(len(meta["codes"])):
+        r, c = divmod(i, per_row)
+        crops.append(np.ascontiguousarray(sheet[r * h:(r + 1) * h, c * w:(c + 1) * w]))
+    return crops, meta["codes"]
+
+
+@pytest.fixture(scope="module")
+def clf() -> TileClassifier:
+    return default_classifier()
+
+
+def test_bundled_model_files_are_small_and_consistent():
+    assert MODEL_PATH.is_file(), "models/tile_classifier.onnx must be committed"
+    assert MODEL_PATH.stat().st_size < 5 * 1024 * 1024
+    meta = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    assert meta["classes"] == list(CLASSES)
+
+
+def test_committed_model_on_own_renders(clf):
+    crops, codes = load_sample()
+    preds = clf.classify(crops)
+    assert all(isinstance(p, Prediction) for p in preds)
+    acc = np.mean([p.code == c for p, c in zip(preds, codes)])
+    assert acc >= 0.9, f"committed model got {acc:.3f} on the synthetic sample"
+    # upside down crops are classified just as well
+    flipped = clf.classify([cv2.rotate(c, cv2.ROTATE_180) for c in crops])
+    acc180 = np.mean([p.code == c for p, c in zip(flipped, codes)])
+    assert acc180 >= 0.9, f"committed model got {acc180:.3f} on the sample turned 180 degrees"
+
+
+def test_committed_model_on_real_photo_crops(clf):
+    if not HUST.is_dir():
+        pytest.skip(f"real-photo check needs ../shared/datasets/hust-riichi, which is not present at {HUST}")
+    from datasets.hust_riichi import iter_crops, read_split
+
+    names = [n for n in read_split()["test"] if not n.startswith("aug_")][:6]
+    crops, codes = [], []
+    for crop, code, _ in iter_crops(HUST, names):
+        crops.append(crop)
+        codes.append(code)
+    assert len(crops) >= 100
+    preds = clf.classify(crops)
+    acc = np.mean([p.code == c for p, c in zip(preds, codes)])
+    assert acc >= 0.98, f"committed model got {acc:.3f} on {len(crops)} real test crops"
+
+
+def test_prediction_shape_and_candidates(clf):
+    crops, _ = load_sample()
+    p = clf.classify(crops[:1])[0]
+    assert p.code in CLASSES
+    assert len(p.candidates) == 3
+    assert p.candidates[0] == (p.code, p.confidence)
+    probs = [c[1] for c in p.candidates]
+    assert probs == sorted(probs, reverse=True) and 0 <= probs[-1] <= probs[0] <= 1
+    assert len({c[0] for c in p.candidates}) == 3
+    assert json.dumps(p.to_json())
+
+
+def test_batching_gives_the_same_answers(clf):
+    crops, _ = load_sample()
+    crops = crops[:40]
+    big = clf.probabilities(crops, batch_size=64)
+    small = clf.probabilities(crops, batch_size=7)
+    assert np.allclose(big, small, atol=1e-5)
+    # any crop size and grey or BGRA crops are accepted
+    odd = [cv2.resize(crops[0], (97, 131)), cv2.cvtColor(crops[1], cv2.COLOR_BGR2GRAY),
+           cv2.cvtColor(crops[2], cv2.COLOR_BGR2BGRA), cv2.rotate(crops[3], cv2.ROTATE_90_CLOCKWISE)]
+    assert len(clf.classify(odd)) == 4
+
+
+def test_thread_safe(clf):
+    crops, _ = load_sample()
+    expected = [p.code for p in clf.classify(crops)]
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            for _ in range(3):
+                results[k] = [p.code for p in clf.classify(crops, batch_size=16 + k)]
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(r == expected for r in results.values())
+
+
+def test_empty_list_gives_no_predictions(clf):
+    assert clf.classify([]) == []
+
+
+@pytest.mark.parametrize("bad, message", [
+    ([np.zeros((64, 48, 3), np.float32)], "uint8"),
+    ([np.zeros((0, 48, 3), np.uint8)], "at least 2x2"),
+    ([np.zeros((64, 48, 5), np.uint8)], "HxWx3"),
+    (["not an image"], "numpy array"),
+    (np.zeros((64, 48, 3), np.uint8), "list of crops"),
+    (None, "list of crops"),
+])
+def test_bad_input_is_a_clear_error(clf, bad, message):
+    with pytest.raises(CropError, match=message):
+        clf.classify(bad)
+
+
+def test_missing_model_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelError, match="not found"):
+        TileClassifier(tmp_path / "nope.onnx")
+    (tmp_path / "m.onnx").write_bytes(b"garbage")
+    with pytest.raises(ModelError, match="sidecar"):
+        TileClassifier(tmp_path / "m.onnx")
+    (tmp_path / "m.json").write_text(json.dumps({"classes": list(CLASSES),
+                                                 "input": {"width": 48, "height": 64, "channels": 3}}))
+    with pytest.raises(ModelError, match="cannot load"):
+        TileClassifier(tmp_path / "m.onnx")
