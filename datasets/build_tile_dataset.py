@@ -28,9 +28,12 @@ import numpy as np
 from datasets import augment, tile_art
 from datasets.render_tiles import random_style, render_tile
 from models.preprocess import INPUT_C, INPUT_H, INPUT_W, to_input_image
-from scoring.tiles import BACK, CLASSES
+from scoring.tiles import BACK, BONUS, CLASSES
 
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
+#: Training draws flowers and seasons twice as often: they differ only in a small character or
+#: painting, and no real photo of them exists in the data.
+TRAIN_CODES = CLASSES + BONUS
 
 
 def _body_colours(style) -> tuple:
@@ -137,7 +140,7 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
     t0 = time.time()
     if "train" in sets:
         n_synth = int(round(100_000 * scale))
-        xs, ys = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.3)
+        xs, ys = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.3, codes=TRAIN_CODES)
         parts = [(xs, ys)]
         if split is not None:
             parts.append(real_samples(root, split["train"], variants=max(2, int(round(10 * min(1.0, scale * 2)))), seed=5))

@@ -73,11 +73,12 @@ def _font(path: str, index: int, px: int) -> ImageFont.FreeTypeFont:
 
 
 @lru_cache(maxsize=4096)
-def _glyph(path: str, index: int, px: int, ch: str) -> Image.Image | None:
-    """The ink of one character, cropped tight, as an L image (cached: fonts are slow)."""
+def _glyph(path: str, index: int, px: int, ch: str, bold: int = 0) -> Image.Image | None:
+    """The ink of one character, cropped tight, as an L image (cached: fonts are slow).
+    `bold` > 0 fattens the strokes by that many pixels (brush-written sets look like that)."""
     font = _font(path, index, px)
     img = Image.new("L", (px * 2, px * 2), 0)
-    ImageDraw.Draw(img).text((px // 2, px // 2), ch, font=font, fill=255)
+    ImageDraw.Draw(img).text((px // 2, px // 2), ch, font=font, fill=255, stroke_width=bold, stroke_fill=255)
     bbox = img.getbbox()
     return None if bbox is None else img.crop(bbox)
 
@@ -100,13 +101,14 @@ class TileStyle:
     font: tuple[str, int] | None = None
     wan: str = "萬"
     five: str = "五"  # or the formal 伍 many sets print
+    bold: float = 0.0  # extra stroke width as a fraction of the glyph size
     fa: str = "發"
     numeral_colour: str = "ink"  # ink | blue
     dot_style: str = "rings"  # rings | solid | rosette
     dot_colours: str = "mixed"  # mixed | blue | tricolour
     bamboo_style: str = "rod"  # rod | stick
     bamboo_colours: str = "green"  # green | mixed
-    one_bamboo: str = "bird"  # bird | stick | big_stick
+    one_bamboo: str = "bird"  # bird | peacock | stick | big_stick
     white: str = "frame"  # frame | double | blank | corners
     indices: bool = False  # small corner index (1..9, E S W N, ...)
     glyph_scale: float = 1.0
@@ -118,7 +120,7 @@ class TileStyle:
 
 _BACK_COLOURS = [
     (30, 120, 70), (20, 80, 45), (25, 70, 150), (40, 110, 190), (230, 140, 30), (235, 190, 40),
-    (180, 30, 35), (30, 30, 35), (110, 50, 140), (20, 130, 140), (220, 110, 140), (245, 240, 225),
+    (180, 30, 35), (30, 30, 35), (110, 50, 140), (20, 130, 140), (220, 110, 140), (150, 120, 90),
     (60, 160, 90), (200, 80, 30),
 ]
 
@@ -158,19 +160,20 @@ def random_style(rng: np.random.Generator, art: str | None = None) -> TileStyle:
         font=fonts[rng.integers(len(fonts))] if fonts else None,
         wan="萬" if rng.random() < 0.85 else "万",
         five="五" if rng.random() < 0.6 else "伍",
+        bold=float(rng.choice([0.0, 0.0, rng.uniform(0.01, 0.06)])),
         fa="發" if rng.random() < 0.9 else "发",
         numeral_colour="ink" if rng.random() < 0.6 else "blue",
         dot_style=["rings", "rings", "solid", "rosette"][rng.integers(4)],
         dot_colours=["mixed", "blue", "tricolour"][rng.integers(3)],
         bamboo_style="rod" if rng.random() < 0.7 else "stick",
         bamboo_colours="green" if rng.random() < 0.5 else "mixed",
-        one_bamboo=["bird", "bird", "stick", "big_stick"][rng.integers(4)],
+        one_bamboo=["bird", "bird", "peacock", "stick", "big_stick"][rng.integers(5)],
         white=["frame", "frame", "double", "blank", "corners"][rng.integers(5)],
         indices=bool(rng.random() < 0.25),
         glyph_scale=float(rng.uniform(0.8, 1.1)),
         bonus_colour=_jitter(rng, [(40, 110, 50), (190, 40, 40), (30, 60, 150), (180, 120, 20)]
                              [rng.integers(4)], 25),
-        bonus_layout="big" if rng.random() < 0.5 else "corner",
+        bonus_layout="big" if rng.random() < 0.35 else "corner",
         art=art,
     )
 
@@ -203,7 +206,7 @@ class _Canvas:
         """Draw glyph `ch` centred at (u, v), its ink box `height` (fraction of face height)."""
         px = max(8, int(height * self.h))
         path, index = style.font
-        glyph = _glyph(path, index, px, ch)
+        glyph = _glyph(path, index, px, ch, int(style.bold * px))
         if glyph is None:
             return
         gw, gh = glyph.size
@@ -352,8 +355,15 @@ def _draw_one_bamboo(c: _Canvas, style: TileStyle) -> None:
         _rod(c, 0.5, 0.5, 0.7, style.red, wide)
         _rod(c, 0.5, 0.5, 0.7, style.red, wide)
         return
-    # a stylised bird: body, wing, head, beak, tail feathers
+    # a stylised bird: body, wing, head, beak, tail feathers (a peacock adds a fan of eyes)
     d = c.draw
+    if style.one_bamboo == "peacock":
+        for k in range(7):
+            a = math.pi * (0.1 + 0.8 * k / 6)
+            u, v = 0.45 + 0.32 * math.cos(a), 0.42 - 0.3 * math.sin(a)
+            d.line([c.pt(0.45, 0.5), c.pt(u, v)], fill=style.green, width=max(1, int(c.w * 0.02)))
+            c.circle(u, v, 0.08, fill=style.blue if k % 2 else style.green)
+            c.circle(u, v, 0.035, fill=style.face)
     body = [c.pt(0.25, 0.55), c.pt(0.45, 0.35), c.pt(0.7, 0.42), c.pt(0.72, 0.62), c.pt(0.45, 0.72)]
     d.polygon(body, fill=style.green)
     d.polygon([c.pt(0.4, 0.45), c.pt(0.62, 0.5), c.pt(0.42, 0.62)], fill=style.blue)
@@ -389,34 +399,101 @@ def _draw_white(c: _Canvas, style: TileStyle) -> None:
             d.line((px, py, px, py + sy * L), fill=col, width=lw)
 
 
+def _motif(c: _Canvas, kind: str, style: TileStyle, rng, col) -> None:
+    """A little painting for a flower or season tile, drawn in the lower part of the face."""
+    d = c.draw
+    lw = max(1, int(c.w * rng.uniform(0.02, 0.04)))
+    pink = (225, 110, 150)
+    if kind == "plum":  # a crooked dark branch with five-petal blossoms
+        pts = [c.pt(rng.uniform(0.1, 0.3), 0.95)]
+        for k in range(4):
+            pts.append(c.pt(rng.uniform(0.2, 0.8), 0.85 - 0.15 * (k + 1)))
+        d.line(pts, fill=(90, 60, 40), width=lw + 1)
+        for p in pts[1:]:
+            u, v = (p[0] - c.x0) / c.w, (p[1] - c.y0) / c.h
+            for a in range(5):
+                ang = a * 2 * math.pi / 5
+                c.circle(u + 0.06 * math.cos(ang), v + 0.045 * math.sin(ang), 0.04, fill=(style.red, pink)[a % 2])
+    elif kind == "orchid":  # long thin curved leaves from one root, small flowers
+        root = (0.5, 0.95)
+        for k in range(5):
+            tip = (rng.uniform(0.05, 0.95), rng.uniform(0.3, 0.6))
+            mid = ((root[0] + tip[0]) / 2 + rng.uniform(-0.15, 0.15), (root[1] + tip[1]) / 2)
+            d.line([c.pt(*root), c.pt(*mid), c.pt(*tip)], fill=style.green, width=lw)
+        for k in range(2):
+            c.circle(rng.uniform(0.3, 0.7), rng.uniform(0.45, 0.65), 0.06, fill=(150, 80, 170))
+    elif kind == "chrysanthemum":  # a round flower of many radial petals
+        u, v, r = 0.5, rng.uniform(0.55, 0.65), rng.uniform(0.18, 0.26)
+        petal = [(230, 170, 30), style.red, (230, 120, 40)][int(rng.integers(3))]
+        for k in range(16):
+            a = k * math.pi / 8
+            d.line([c.pt(u, v), c.pt(u + r * math.cos(a), v + r * 0.75 * math.sin(a))], fill=petal, width=lw + 1)
+        c.circle(u, v, r * 0.3, fill=style.red)
+        d.line([c.pt(u, v + 0.15), c.pt(0.45, 0.97)], fill=style.green, width=lw)
+    elif kind == "bamboo":  # stalks with nodes and pointed leaves
+        for k in range(int(rng.integers(2, 4))):
+            u = 0.25 + 0.25 * k
+            d.line([c.pt(u, 0.97), c.pt(u, 0.35)], fill=style.green, width=lw + 1)
+            for v in (0.5, 0.7, 0.85):
+                d.line([c.pt(u - 0.05, v), c.pt(u + 0.05, v)], fill=style.green, width=lw)
+            d.polygon([c.pt(u, 0.45), c.pt(u + 0.25, 0.35), c.pt(u + 0.05, 0.5)], fill=style.green)
+    elif kind == "sun":
+        u, v = 0.5, 0.65
+        for k in range(12):
+            a = k * math.pi / 6
+            d.line([c.pt(u, v), c.pt(u + 0.3 * math.cos(a), v + 0.22 * math.sin(a))], fill=(230, 150, 20), width=lw)
+        c.circle(u, v, 0.18, fill=(240, 190, 30))
+    elif kind == "leaf":
+        d.polygon([c.pt(0.5, 0.35), c.pt(0.85, 0.6), c.pt(0.5, 0.9), c.pt(0.15, 0.6)], fill=(200, 110, 30))
+        d.line([c.pt(0.5, 0.35), c.pt(0.5, 0.97)], fill=(120, 60, 20), width=lw)
+    elif kind == "snow":
+        for k in range(6):
+            a = k * math.pi / 3
+            d.line([c.pt(0.5, 0.65), c.pt(0.5 + 0.3 * math.cos(a), 0.65 + 0.22 * math.sin(a))], fill=(90, 140, 220), width=lw)
+    else:  # "plant": a generic flowering plant like the paintings on Chinese sets
+        for k in range(int(rng.integers(3, 7))):
+            u0, v0 = rng.uniform(0.3, 0.7), rng.uniform(0.85, 0.97)
+            u1, v1 = rng.uniform(0.1, 0.9), rng.uniform(0.35, 0.7)
+            d.line([c.pt(u0, v0), c.pt(u1, v1)], fill=style.green, width=lw)
+            pc = (style.red, style.blue, col, pink)[int(rng.integers(4))]
+            c.circle(u1, v1, rng.uniform(0.04, 0.1), fill=pc)
+
+
+_FLOWER_MOTIFS = ("plum", "orchid", "chrysanthemum", "bamboo")
+_ANY_MOTIF = ("plum", "orchid", "chrysanthemum", "bamboo", "sun", "leaf", "snow", "plant", "plant")
+
+
 def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     n = int(code[1])
     chars = FLOWER_CHARS if n <= 4 else SEASON_CHARS
     ch = chars[(n - 1) % 4]
     col = style.bonus_colour
+    number = str((n - 1) % 4 + 1) if (n - 1) % 4 < 3 or rng.random() < 0.7 else "四"
     if style.bonus_layout == "corner":
-        # a painting (stems, leaves, blossoms) with the character small in a corner
-        d = c.draw
-        for k in range(int(rng.integers(3, 7))):
-            u0, v0 = rng.uniform(0.3, 0.7), rng.uniform(0.8, 0.95)
-            u1, v1 = rng.uniform(0.1, 0.9), rng.uniform(0.3, 0.6)
-            d.line([c.pt(u0, v0), c.pt(u1, v1)], fill=style.green, width=max(1, int(c.w * rng.uniform(0.02, 0.05))))
-            pc = (style.red, style.blue, col, (220, 120, 160))[int(rng.integers(4))]
-            c.circle(u1, v1, rng.uniform(0.05, 0.12), fill=pc)
-        c.text(0.18, 0.13, ch, 0.2 * style.glyph_scale, style.ink if rng.random() < 0.5 else col, style)
+        # a painting with the character small in a corner; flowers usually show their own plant,
+        # seasons anything (the character is what names a season)
+        if n <= 4 and rng.random() < 0.6:
+            kind = _FLOWER_MOTIFS[n - 1]
+        else:
+            kind = _ANY_MOTIF[int(rng.integers(len(_ANY_MOTIF)))]
+        _motif(c, kind, style, rng, col)
+        u = [0.2, 0.8, 0.5][int(rng.integers(3))]
+        size = rng.uniform(0.2, 0.32) * style.glyph_scale
+        ink = [style.ink, style.red, col, style.green][int(rng.integers(4))]
+        c.text(u, 0.16, ch, size, ink, style)
         if rng.random() < 0.5:
-            c.text(0.85, 0.12, str((n - 1) % 4 + 1), 0.12, style.red, style)
+            c.text(0.85 if u < 0.6 else 0.15, 0.12, number, 0.12, style.red, style)
         return
-    # some painted petals / leaves behind the character, like the flower paintings on real sets
-    for k in range(int(rng.integers(3, 7))):
-        u, v = rng.uniform(0.2, 0.8), rng.uniform(0.45, 0.85)
-        r = rng.uniform(0.05, 0.11)
-        pc = (style.red, style.green, style.blue, col)[k % 4]
-        c.circle(u, v, r, fill=tuple(int(0.45 * a + 0.55 * b) for a, b in zip(pc, style.face)))
+    if rng.random() < 0.5:
+        _motif(c, _ANY_MOTIF[int(rng.integers(len(_ANY_MOTIF)))], replace(style, face=style.face), rng, col)
+    else:  # some pale petals behind the character
+        for k in range(int(rng.integers(3, 7))):
+            u, v = rng.uniform(0.2, 0.8), rng.uniform(0.45, 0.85)
+            pc = (style.red, style.green, style.blue, col)[k % 4]
+            c.circle(u, v, rng.uniform(0.05, 0.11), fill=tuple(int(0.45 * a + 0.55 * b) for a, b in zip(pc, style.face)))
     c.text(0.5, 0.4, ch, 0.42 * style.glyph_scale, col, style)
-    # the number 1-4 in a corner, the usual marking on bonus tiles
-    if rng.random() < 0.7:
-        c.text(0.85, 0.12, str((n - 1) % 4 + 1), 0.14, style.ink if n > 4 else style.red, style)
+    if rng.random() < 0.7:  # the number 1-4 in a corner, the usual marking on bonus tiles
+        c.text(0.85, 0.12, number, 0.14, style.ink if n > 4 else style.red, style)
 
 
 def _draw_face(c: _Canvas, code: str, style: TileStyle, rng) -> None:

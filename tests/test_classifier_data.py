@@ -1,0 +1,90 @@
+"""Training-data side of the classifier: renderer, art loader, augmentations, preprocessing, split."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import augment, tile_art
+from datasets.render_tiles import cjk_fonts, contact_sheet, random_style, render_tile
+from models.preprocess import INPUT_H, INPUT_W, CropError, preprocess_batch, to_input_image
+from scoring.tiles import BACK, CLASSES
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_bundled_font_is_found():
+    assert any("datasets/fonts" in p.replace("\\", "/") for p, _ in cjk_fonts())
+
+
+def test_every_class_renders_upright_at_the_asked_size():
+    rng = np.random.default_rng(0)
+    style = random_style(rng)
+    for code in CLASSES:
+        img = render_tile(code, style, rng, size=(30, 41))
+        assert img.shape == (41, 30, 3) and img.dtype == np.uint8
+        assert img.std() > 3, f"{code} rendered as a flat image"
+    sheet = contact_sheet(style, rng)
+    assert sheet.ndim == 3
+
+
+def test_faces_differ_and_backs_are_plain():
+    rng = np.random.default_rng(1)
+    style = random_style(rng)
+    faces = {c: render_tile(c, style, np.random.default_rng(2), (48, 64)).astype(int) for c in ("1m", "2m", "1p", BACK)}
+    assert np.abs(faces["1m"] - faces["2m"]).mean() > 1
+    assert np.abs(faces["1p"] - faces[BACK]).mean() > 10
+
+
+def test_renderer_is_deterministic_for_a_seed():
+    a = render_tile("7z", random_style(np.random.default_rng(5)), np.random.default_rng(6))
+    b = render_tile("7z", random_style(np.random.default_rng(5)), np.random.default_rng(6))
+    assert np.array_equal(a, b)
+
+
+def test_renderer_rejects_bad_input():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="unknown tile code"):
+        render_tile("0z", random_style(rng), rng)
+    with pytest.raises(ValueError, match="too small"):
+        render_tile("1m", random_style(rng), rng, size=(2, 2))
+
+
+def test_tile_art_api():
+    styles = tile_art.available_styles()
+    assert set(styles) <= set(tile_art.SOURCES)
+    with pytest.raises(KeyError):
+        tile_art.load_face("no-such-style", "1m")
+    with pytest.raises(ValueError):
+        tile_art.load_face("gnome-smooth", "xx")
+    for style in styles:  # present only where the Debian packages are installed
+        face = tile_art.load_face(style, "5p")
+        assert face is not None and face.ndim == 3 and face.dtype == np.uint8
+
+
+def test_augmentations_give_valid_crops():
+    rng = np.random.default_rng(3)
+    style = random_style(rng)
+    for code in ("1m", "f3", BACK):
+        crop = augment.scene_crop(code, lambda c, s: render_tile(c, style, rng, s), rng)
+        crop = augment.photometric(crop, rng)
+        assert crop.ndim == 3 and crop.dtype == np.uint8 and min(crop.shape[:2]) >= 4
+
+
+def test_preprocess_turns_landscape_crops_and_validates():
+    crop = np.zeros((40, 100, 3), np.uint8)
+    assert to_input_image(crop).shape == (INPUT_H, INPUT_W, 3)
+    x = preprocess_batch([crop, np.zeros((64, 48), np.uint8)])
+    assert x.shape == (2, 3, INPUT_H, INPUT_W) and x.dtype == np.float32
+    with pytest.raises(CropError, match="uint8"):
+        to_input_image(np.zeros((10, 10, 3), np.int32))
+
+
+def test_hust_split_is_by_photo_and_disjoint():
+    split = json.loads((REPO / "datasets" / "splits" / "hust-riichi.json").read_text())
+    sets = [set(split[k]) for k in ("train", "validation", "test")]
+    assert all(sets) and not (sets[0] & sets[1] or sets[0] & sets[2] or sets[1] & sets[2])
+    assert sum(len(s) for s in sets) == 256
