@@ -25,13 +25,13 @@ from scoring import score_table  # noqa: E402
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--width", type=int, default=1280)
-    ap.add_argument("--height", type=int, default=960)
-    ap.add_argument("--quality", type=int, default=84)
+    ap.add_argument("--seed", type=int, default=9)
+    ap.add_argument("--width", type=int, default=1600)
+    ap.add_argument("--height", type=int, default=1200)
+    ap.add_argument("--quality", type=int, default=80)
     args = ap.parse_args(argv)
-    table = make_table(np.random.default_rng(args.seed), (args.width, args.height), single=False, tilt=12.0,
-                       rotate=4.0)
+    table = make_table(np.random.default_rng(args.seed), (args.width, args.height), single=False, tilt=10.0,
+                       rotate=3.0)
     result = score_table(table.case)
     if "error" in result:
         raise SystemExit(f"seed {args.seed} deals an invalid table: {result['error']}")
