@@ -1,0 +1,129 @@
+"""The photo endpoints with the real recogniser on the bundled example photo (a synthetic table
+whose ground truth is in tests/data/example_truth.json)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from api.app import app
+from api.validation import match_boxes
+from scoring import score_table
+
+DATA = Path(__file__).parent / "data"
+EXAMPLE = Path(__file__).resolve().parents[1] / "api" / "static" / "example.jpg"
+TRUTH = json.loads((DATA / "example_truth.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def recognition(client):
+    response = client.post("/api/v1/recognize", files={"image": ("example.jpg", EXAMPLE.read_bytes(), "image/jpeg")})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_recognize_finds_the_tiles_of_the_example(recognition):
+    assert (recognition["width"], recognition["height"]) == (TRUTH["width"], TRUTH["height"])
+    truth = [(t["box"], t["code"]) for t in TRUTH["tiles"]]
+    predicted = [(t["box"], t["code"]) for t in recognition["tiles"]]
+    pairs, missed, extra = match_boxes(truth, predicted, threshold=0.3)
+    assert len(pairs) >= 0.9 * len(truth), f"found {len(pairs)} of {len(truth)} tiles"
+    right = sum(truth[a][1] == predicted[b][1] for a, b in pairs)
+    assert right >= 0.85 * len(truth), f"{right} of {len(truth)} tiles read right"
+    assert set(recognition["seats"]) == {h["seat"] for h in TRUTH["case"]["hands"]}
+    for tile in recognition["tiles"]:
+        assert set(tile) >= {"box", "code", "confidence", "seat", "group", "face_down"}
+
+
+def test_recognize_returns_an_annotated_jpeg(recognition):
+    url = recognition["annotated_image"]
+    assert url.startswith("data:image/jpeg;base64,")
+    image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
+    assert image.format == "JPEG" and max(image.size) <= 1600
+
+
+def test_recognize_without_annotation(client):
+    response = client.post("/api/v1/recognize", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"annotate": "false", "camera_seat": "S"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body.get("annotated_image") is None
+    assert body["camera_seat"] == "S"
+
+
+def test_photo_score_builds_and_scores_the_table(client):
+    winner = next(h for h in TRUTH["case"]["hands"] if h["winner"])
+    response = client.post(
+        "/api/v1/photo/score",
+        files={"image": ("example.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+        data={"ruleset": "pung-chow", "camera_seat": "E", "winner": winner["seat"], "win_by": winner["win_by"],
+              "winning_tile": winner["winning_tile"], "annotate": "false"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    case = body["case"]
+    assert case["ruleset"] == "pung-chow" and case["seat_wind"] == winner["seat"]
+    hand = next(h for h in case["hands"] if h["winner"])
+    assert hand["seat"] == winner["seat"] and hand["win_by"] == winner["win_by"]
+    assert body["result"] == score_table(case)
+    assert "error" not in body["result"], body["result"]
+
+
+def test_photo_score_refuses_unknown_context(client):
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"ruleset": "riichi"})
+    assert response.status_code == 422 and response.json()["code"] == "invalid-request"
+
+
+def test_concurrent_requests_share_one_session_and_agree(client):
+    from models.classifier import default_classifier
+
+    session_before = default_classifier()
+    results, errors = [], []
+
+    def call():
+        try:
+            r = client.post("/api/v1/recognize", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                            data={"annotate": "false"})
+            results.append(r.json() if r.status_code == 200 else r.text)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors and len(results) == 4
+    assert all(isinstance(r, dict) for r in results), results
+    assert all(r["tiles"] == results[0]["tiles"] for r in results)  # same answer under concurrency
+    assert default_classifier() is session_before  # still the one shared instance
+
+
+def test_validate_endpoint_with_the_real_recogniser(client):
+    labels = {"image": "example.jpg", "width": TRUTH["width"], "height": TRUTH["height"],
+              "tiles": [{"box": t["box"], "code": t["code"]} for t in TRUTH["tiles"]]}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("example-set/images/example.jpg", EXAMPLE.read_bytes())
+        archive.writestr("example-set/labels/example.json", json.dumps(labels))
+    response = client.post("/api/v1/validate", files={"archive": ("set.zip", buffer.getvalue(), "application/zip")})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert report["images"] == 1 and report["tiles"] == len(TRUTH["tiles"])
+    assert report["recall"] is not None and report["recall"] > 0.5
+    assert report["images_failed"] == 0
