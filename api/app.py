@@ -156,7 +156,8 @@ async def photo_score(
     ruleset: Annotated[Ruleset, Form()] = "pung-chow",
     camera_seat: Annotated[Seat, Form(description="the wind at the photo's bottom edge")] = "E",
     round_wind: Annotated[Optional[Seat], Form(description="wind of the round (not used by pung-chow)")] = None,
-    winner: Annotated[Optional[Seat], Form(description="who went Mah-Jongg (default: the camera seat)")] = None,
+    winner: Annotated[Optional[Seat], Form(
+        description="who went Mah-Jongg (default: the seat whose winning tile lies sideways)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
     flags: Annotated[str, Form(description="comma-separated: last-tile, standing-hand, ...")] = "",
     winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p")] = None,
@@ -173,7 +174,7 @@ async def photo_score(
         "ruleset": ruleset,
         "camera_seat": camera_seat,
         "round_wind": None if ruleset == "pung-chow" else (round_wind or "E"),
-        "winner": winner or camera_seat,
+        "winner": winner,
         "win_by": win_by,
         "flags": [f.strip() for f in flags.split(",") if f.strip()],
     }

@@ -1,7 +1,7 @@
 """Take the README's screenshot of the web page in headless Chromium (Debian's, via Playwright).
 
 Starts uvicorn on a free 127.0.0.1 port, uploads the bundled example photo, scores the table
-and saves docs/page.png (and docs/page-phone.png at a phone's width).
+and saves docs/page.png (and docs/page-phone.png: the hands at a phone's width).
 
     python docs/screenshot.py
 """
@@ -53,11 +53,15 @@ def main() -> int:
             out = REPO / "docs" / "page.png"
             page.screenshot(path=str(out), full_page=True)
             page.set_viewport_size({"width": 390, "height": 844})
+            page.locator("#hands").scroll_into_view_if_needed()
+            page.evaluate("document.querySelector('#hands').scrollIntoView({block: 'start'})")
             page.screenshot(path=str(REPO / "docs" / "page-phone.png"), full_page=False)
             browser.close()
         for path in (out, REPO / "docs" / "page-phone.png"):
             image = Image.open(path).convert("RGB")
-            image.quantize(colors=128).save(path, optimize=True)  # keep the PNGs small in git
+            if image.width > 800:
+                image = image.resize((800, round(image.height * 800 / image.width)), Image.LANCZOS)
+            image.quantize(colors=256).save(path, optimize=True)  # keep the PNGs small in git
             print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size // 1024} KiB)")
     finally:
         server.terminate()
