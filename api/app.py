@@ -37,11 +37,11 @@ _UPLOAD_ERRORS = {
 
 @asynccontextmanager
 async def lifespan(app: FastAPI):
-    app.state.workers = service.Workers()
+    workers = app.state.workers = service.Workers()
     # load the ONNX session once, off the event loop, before the first photo arrives
     asyncio.get_running_loop().run_in_executor(None, service.warm_up)
     yield
-    app.state.workers.shutdown()
+    workers.shutdown()  # this lifespan's own pool (tests may run several lifespans of one app)
 
 
 app = FastAPI(

@@ -63,8 +63,10 @@ def warm_up() -> str:
         try:
             import vision  # noqa: F401 - import cost paid here, not on the first photo
             from models.classifier import default_classifier
+            from vision.localizer import default_localizer
 
             default_classifier()
+            default_localizer()
             _state["recognizer"], _state["error"] = "ready", None
         except Exception as exc:  # noqa: BLE001 - the service still scores typed-in tables
             _state["recognizer"], _state["error"] = "unavailable", f"{type(exc).__name__}: {exc}"
@@ -82,7 +84,19 @@ def _vision():
 
         return vision
     except Exception as exc:  # noqa: BLE001
-        raise ApiError(503, "recognizer-unavailable", f"photo recognition is not available: {exc}")
+        raise ApiError(503, "recognizer-unavailable",
+                       "photo recognition is not available: a model file is missing or broken on the server")
+
+
+def _model_errors() -> tuple[type, ...]:
+    """Exception types meaning 'a bundled model is missing or broken' (a server fault: 503)."""
+    found = []
+    for module, name in (("models.classifier", "ModelError"), ("vision.localizer", "LocalizerMissing")):
+        try:
+            found.append(getattr(__import__(module, fromlist=[name]), name))
+        except (ImportError, AttributeError):
+            pass
+    return tuple(found)
 
 
 def _recognize(image, camera_seat: str):
@@ -94,6 +108,10 @@ def _recognize(image, camera_seat: str):
         message = getattr(exc, "message", str(exc))
         status = 413 if "large" in str(code) else 422
         raise ApiError(status, str(code), str(message))
+    except _model_errors() as exc:
+        log.error("recognition model unavailable: %s", exc)
+        raise ApiError(503, "recognizer-unavailable",
+                       "photo recognition is not available: a model file is missing or broken on the server")
 
 
 def recognition_json(recognition, image, annotate: bool) -> dict:
