@@ -361,8 +361,14 @@ async function apiError(response) {
   }
 }
 
+const MAX_UPLOAD = 20 * 1024 * 1024;
+
 async function recognizeFile(file) {
   if (!file) return;
+  if (file.size > MAX_UPLOAD) {
+    setStatus(`The photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 20 MB.`, true);
+    return;
+  }
   setStatus("Reading the tiles…");
   const camera = $("#camera_seat").value;
   const form = new FormData();
