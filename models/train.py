@@ -97,7 +97,7 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps), pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     rng = np.random.default_rng(seed)
-    best, best_state, history = -1.0, None, []
+    best, best_state, history, meta = -1.0, None, [], {}
     t0 = time.time()
     for epoch in range(epochs):
         model.train()
@@ -119,9 +119,15 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
             f"({time.time() - t0:.0f}s)")
         if acc >= best:
             best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
+            # export the best so far at once: a long run stopped early still leaves a model
+            meta = {"trained": {"epochs": epochs, "best_epoch": epoch + 1, "samples": int(len(y_tr)),
+                                "best_val_acc": best, "width": width, "seconds": round(time.time() - t0),
+                                "history": history}}
+            export_onnx(model, out, meta)
+            model.train()
     model.load_state_dict(best_state)
-    meta = {"trained": {"epochs": epochs, "samples": int(len(y_tr)), "best_val_acc": best, "width": width,
-                        "seconds": round(time.time() - t0), "history": history}}
+    meta["trained"]["history"] = history
+    meta["trained"]["seconds"] = round(time.time() - t0)
     export_onnx(model, out, meta)
     return {"model": model, "best_val_acc": best, "history": history}
 
