@@ -10,7 +10,7 @@ from vision.localizer import TILE_W_TARGET, default_localizer
 from vision.quad import TileQuad
 
 #: first look at the photo with its long side this long
-FIRST_LOOK = 448
+FIRST_LOOK = 640
 #: never look at more than this (a 12 MP table photo with tiny tiles)
 MAX_LOOK = 1920
 
@@ -31,8 +31,9 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     quads = loc.find(_resized(img, scale))
     if quads:
         tile_w = float(np.median([q.width for q in quads]))
-        if not (0.7 * TILE_W_TARGET <= tile_w <= 1.3 * TILE_W_TARGET):
-            new = scale * TILE_W_TARGET / tile_w
+        # specks narrower than this are noise, not tiles to zoom in on
+        if tile_w >= 8 and not (0.7 * TILE_W_TARGET <= tile_w <= 1.3 * TILE_W_TARGET):
+            new = scale * float(np.clip(TILE_W_TARGET / tile_w, 1 / 4, 3.0))
             new = min(new, MAX_LOOK / max(h, w))
             if abs(new / scale - 1) > 0.15:
                 scale = new

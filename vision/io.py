@@ -51,8 +51,15 @@ def _read_bytes(source) -> tuple[bytes, str]:
 
 def load_image(source) -> np.ndarray:
     """A BGR uint8 image from a path, bytes, or an ndarray (BGR or grey, passed through)."""
+    return load_photo(source)[0]
+
+
+def load_photo(source, max_side: int | None = None) -> tuple[np.ndarray, float]:
+    """(BGR image, scale): with max_side, a big JPEG is decoded straight at 1/2, 1/4 or 1/8
+    size (the decoder's own scaling: far faster than decoding 12 megapixels and shrinking);
+    scale = original pixels per returned pixel, so boxes can be given in the original's pixels."""
     if isinstance(source, np.ndarray):
-        return _check_array(source)
+        return _check_array(source), 1.0
     data, name = _read_bytes(source)
     if not data:
         raise ImageError("empty", f"{name} is empty (0 bytes)")
@@ -67,7 +74,10 @@ def load_image(source) -> np.ndarray:
             if w * h > MAX_PIXELS:
                 raise ImageError("too-large", f"{name} is {w}x{h} = {w * h / 1e6:.0f} megapixels; "
                                               f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
+            if max_side and max(w, h) > max_side and img.format == "JPEG":
+                img.draft("RGB", (max(1, w * max_side // max(w, h)), max(1, h * max_side // max(w, h))))
             img.load()
+            scale = w / img.size[0]
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -85,7 +95,7 @@ def load_image(source) -> np.ndarray:
         pass
     img = img.convert("RGB")
     arr = np.asarray(img)[:, :, ::-1]
-    return _check_array(np.ascontiguousarray(arr))
+    return _check_array(np.ascontiguousarray(arr)), float(scale)
 
 
 def _check_array(arr: np.ndarray) -> np.ndarray:

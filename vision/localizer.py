@@ -23,8 +23,8 @@ MEAN = np.array([0.5, 0.5, 0.5], np.float32)
 STD = np.array([0.25, 0.25, 0.25], np.float32)
 STRIDE = 16  # input sides must be multiples of this
 #: the net is trained on tiles this many pixels wide; images are resized to bring tiles there
-TILE_W_RANGE = (10.0, 32.0)
-TILE_W_TARGET = 20.0
+TILE_W_RANGE = (10.0, 48.0)
+TILE_W_TARGET = 24.0
 
 
 class LocalizerMissing(RuntimeError):
@@ -62,11 +62,15 @@ class TileLocalizer:
     def find(self, bgr: np.ndarray, threshold: float = 0.5) -> list[TileQuad]:
         """Tile quads in the image's pixels."""
         prob = self.heatmap(bgr)
-        return quads_from_heatmap(prob, scale=bgr.shape[1] / prob.shape[1], threshold=threshold)
+        return quads_from_heatmap(prob, scale=bgr.shape[1] / prob.shape[1], threshold=threshold,
+                                  margin=float(self.meta.get("blob_margin", 0.0)))
 
 
-def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5) -> list[TileQuad]:
-    """One rotated rectangle per blob of tile core, grown back to the whole face."""
+def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5,
+                       margin: float = 0.0) -> list[TileQuad]:
+    """One rotated rectangle per blob of tile core, grown back to the whole face.  `margin`:
+    how far (heatmap pixels) the net's blobs spill over the true core on each side, measured on
+    validation photos and kept in the model's sidecar."""
     mask = (prob > threshold).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     quads = []
@@ -74,10 +78,16 @@ def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5) -
         if stats[i, cv2.CC_STAT_AREA] < 6:
             continue
         x, y, bw, bh = stats[i, :4]
-        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+        inside = labels[y:y + bh, x:x + bw] == i
+        p = prob[y:y + bh, x:x + bw][inside]
+        if p.max() < 0.75 or p.mean() < 0.6:
+            continue  # a faint blob: not what the net calls a tile
+        ys, xs = np.nonzero(inside)
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32) + 0.5
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
-        rw, rh = (rw + 1) / CORE, (rh + 1) / CORE
+        rw, rh = max(1.0, rw + 1 - 2 * margin) / CORE, max(1.0, rh + 1 - 2 * margin) / CORE
+        if not (0.3 <= min(rw, rh) / max(rw, rh) <= 1.0):
+            continue  # a long sliver (an edge, a cable), not a tile face
         box = cv2.boxPoints(((cx * scale, cy * scale), (rw * scale, rh * scale), angle))
         q = TileQuad(box[[1, 2, 3, 0]].astype(np.float32))
         if q.width > q.height:

@@ -9,10 +9,13 @@ from pathlib import Path
 
 from vision.detect import find_tile_quads
 from vision.hands import TileRead, read_hands
-from vision.io import ImageError, load_image
+from vision.io import ImageError, load_photo
 from vision.layout import group_tiles
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
+
+#: big JPEGs are decoded at a reduced size whose long side is at least this (tiles stay sharp)
+DECODE_SIDE = 2000
 
 
 @dataclass
@@ -81,7 +84,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t0 = time.perf_counter()
     if name is None:
         name = Path(str(image)).name if isinstance(image, (str, Path)) else "image"
-    img = load_image(image)
+    img, scale = load_photo(image, max_side=DECODE_SIDE)
     t1 = time.perf_counter()
     quads = find_tile_quads(img, localizer)
     t2 = time.perf_counter()
@@ -89,12 +92,12 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()
     clf = classifier or (_classifier() if crops else None)
-    preds = _classify(clf, crops, layout.quads) if crops else []
+    preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads]) if crops else []
     t4 = time.perf_counter()
     reads = [TileRead(p.code, float(p.confidence)) for p in preds]
     seat_label, group_label, hands, warnings = read_hands(layout, reads, camera_seat)
-    tiles = [RecognizedTile(layout.quads[i], reads[i].code, reads[i].confidence, seat_label[i],
-                            group_label[i], layout.sideways[i],
+    tiles = [RecognizedTile(layout.quads[i].scaled(scale), reads[i].code, reads[i].confidence,
+                            seat_label[i], group_label[i], layout.sideways[i],
                             list(getattr(preds[i], "candidates", []) or []))
              for i in range(len(reads))]
     if not tiles:
@@ -102,7 +105,8 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
                            "every tile face up and in view")
     t5 = time.perf_counter()
     h, w = img.shape[:2]
-    return Recognition(name, int(w), int(h), camera_seat, tiles, hands, warnings, {
+    width, height = int(round(w * scale)), int(round(h * scale))
+    return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
         "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)})
 

@@ -5,7 +5,8 @@ Data: synthetic tables (datasets/synth_table.py; a folder of table_*.jpg + .json
 split datasets/splits/hust-riichi.json; test photos are never read).  The target of each tile is
 its face shrunk to CORE about its centre, drawn at half resolution.
 
-    python -m vision.train_localizer --synth /tmp/synth_train --minutes 12
+    python -m datasets.synth_table /tmp/tables --count 300 --width 1024 --height 768
+    python -m vision.train_localizer --synth /tmp/tables --minutes 35
 """
 
 from __future__ import annotations
@@ -136,13 +137,18 @@ def build_net():
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--synth", type=Path, default=None, help="folder of synthetic tables")
+    ap.add_argument("--synth", type=Path, nargs="*", default=[], help="folder(s) of synthetic tables")
     ap.add_argument("--minutes", type=float, default=12.0)
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--resume", type=Path, default=None, help="a .pt checkpoint to continue from")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--synth-share", type=float, default=0.5,
+                    help="share of training crops taken from synthetic tables")
+    ap.add_argument("--blob-margin", type=float, default=1.5,
+                    help="how far the net's blobs spill past the true core (heatmap pixels); "
+                         "choose it by recall on the hust-riichi VALIDATION photos")
     args = ap.parse_args(argv)
     import torch
 
@@ -150,11 +156,12 @@ def main(argv=None) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     hust = _load_hust("train")
-    synth = _load_synth(args.synth)
+    synth = [s for folder in args.synth for s in _load_synth(folder)]
     if not hust and not synth:
         raise SystemExit("no training data: give --synth DIR (python -m datasets.synth_table DIR)")
     data = [(img, q, _tile_width(q) if q else _tile_width([])) for img, q in hust + synth]
-    weights = np.array([1.0 if i < len(hust) else (len(hust) / max(1, len(synth)) if hust else 1.0)
+    share = args.synth_share if hust and synth else (1.0 if synth else 0.0)
+    weights = np.array([(1 - share) / len(hust) if i < len(hust) else share / len(synth)
                         for i in range(len(data))])
     weights /= weights.sum()
     print(f"training on {len(hust)} hust-riichi photos and {len(synth)} synthetic tables")
@@ -195,7 +202,7 @@ def main(argv=None) -> int:
                       dynamic_axes={"image": {2: "h", 3: "w"}, "core": {2: "h2", 3: "w2"}},
                       opset_version=17, dynamo=False)
     args.out.with_suffix(".json").write_text(json.dumps({
-        "core": CORE, "mean": MEAN.tolist(), "std": STD.tolist(), "stride": 16, "output_scale": 0.5,
+        "core": CORE, "blob_margin": args.blob_margin, "mean": MEAN.tolist(), "std": STD.tolist(), "stride": 16, "output_scale": 0.5,
         "trained_on": {"hust_riichi_train_photos": len(hust), "synthetic_tables": len(synth)},
         "steps": step, "batch": args.batch}, indent=1) + "\n")
     print(f"wrote {args.out} after {step} steps")

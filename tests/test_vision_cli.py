@@ -1,0 +1,32 @@
+"""`mjscore recognize` and `mjscore photo`: JSON lines, clear errors, no crashes."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+
+from api.cli import main
+from datasets.backgrounds import random_surface
+
+
+def test_recognize_json_lines_and_errors(tmp_path, capsys):
+    empty = tmp_path / "empty_table.png"
+    cv2.imwrite(str(empty), random_surface(np.random.default_rng(2), 480, 640, "felt"))
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    status = main(["recognize", "--json", str(empty), str(broken)])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1 and len(lines) == 2
+    assert lines[0]["image"] == "empty_table.png" and lines[0]["tiles"] == []
+    assert "no tiles found" in lines[0]["warnings"][0]
+    assert lines[1]["error"]["code"] in ("corrupt", "unreadable")
+
+
+def test_photo_without_tiles_says_so(tmp_path, capsys):
+    empty = tmp_path / "nothing.jpg"
+    cv2.imwrite(str(empty), random_surface(np.random.default_rng(3), 480, 640, "cloth"))
+    status = main(["photo", str(empty), "--winner", "E", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 2 and out["error"]["code"] == "no-tiles"
