@@ -201,7 +201,7 @@ def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
     score_ok = {"geometry": 0, "full": 0}
     failures = []
     for i in range(count):
-        table = make_table(rng, (1600, 1200), art=art)
+        table = make_table(rng, (1280, 960), art=art)
         truth_result = score_table(table.case)
         winner = next(h for h in table.case["hands"] if h["winner"])
         context = {"ruleset": table.case["ruleset"], "winner": winner["seat"], "win_by": winner["win_by"]}

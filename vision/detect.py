@@ -22,6 +22,13 @@ def _resized(img: np.ndarray, scale: float) -> np.ndarray:
     return cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
 
 
+def _consistent(quads: list[TileQuad]) -> bool:
+    """Tiles of one set are one size; specks found in a busy picture are not."""
+    widths = np.array([q.width for q in quads])
+    p25, p50, p75 = np.percentile(widths, [25, 50, 75])
+    return (p75 - p25) < 0.4 * p50
+
+
 def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     """Tile quads in the image's pixels.  A first look at a small size measures the tiles; a
     second look, if needed, is at the size that makes them about TILE_W_TARGET pixels wide."""
@@ -29,6 +36,13 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     h, w = img.shape[:2]
     scale = min(1.0, FIRST_LOOK / max(h, w)) if max(h, w) > FIRST_LOOK else FIRST_LOOK / max(h, w)
     quads = loc.find(_resized(img, scale))
+    if len(quads) < 4 or float(np.median([q.width for q in quads])) < 12:
+        # nothing, or specks: the tiles may be too small to see at this size; look closer
+        closer = min(2 * scale, MAX_LOOK / max(h, w))
+        if closer > scale * 1.2:
+            more = loc.find(_resized(img, closer))
+            if len(more) > len(quads) and _consistent(more):
+                scale, quads = closer, more
     if quads:
         tile_w = float(np.median([q.width for q in quads]))
         # specks narrower than this are noise, not tiles to zoom in on

@@ -1,0 +1,110 @@
+"""Finding tiles with the bundled localiser: touching rows, rotation, tilt, one player, a
+concealed kong, an empty table, and a few real hust-riichi photos when ../shared is present."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from conftest import SHARED
+from datasets.backgrounds import random_surface
+from datasets.synth_table import Hand, Meld, TruthClassifier, make_table
+from vision import CaseError, ImageError, build_case, recognize
+from vision.detect import find_tile_quads
+from vision.io import load_image
+
+SIZE = (1024, 768)
+
+
+def _iou(a, b):
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0, x2 - x1) * max(0, y2 - y1)
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _recall(true_boxes, found_boxes):
+    hit, used = 0, set()
+    for t in true_boxes:
+        best = max(((_iou(t, f), j) for j, f in enumerate(found_boxes) if j not in used), default=(0, -1))
+        if best[0] >= 0.5:
+            hit += 1
+            used.add(best[1])
+    return hit / max(1, len(true_boxes)), len(found_boxes) - len(used)
+
+
+def _check_found(table, min_recall=0.97):
+    quads = find_tile_quads(table.image)
+    recall, extra = _recall([t["box"] for t in table.tiles], [q.box for q in quads])
+    assert recall >= min_recall, f"found {recall:.0%} of {len(table.tiles)} tiles"
+    assert extra <= 1, f"{extra} detections that are not tiles"
+    return quads
+
+
+def test_touching_tiles_are_split_one_by_one():
+    hands = [Hand("E", ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "2z", "5z", "5z"],
+                  [], winner=True, winning_tile="5z", win_by="discard")]
+    table = make_table(np.random.default_rng(21), SIZE, hands=hands, tilt=0, rotate=0)
+    quads = _check_found(table, min_recall=1.0)
+    assert len(quads) == 14
+
+
+@pytest.mark.parametrize("seed,tilt,rotate", [(22, 5, 30), (23, 35, -8), (24, 20, 0)])
+def test_rotated_and_tilted_tables(seed, tilt, rotate):
+    table = make_table(np.random.default_rng(seed), SIZE, single=False, tilt=tilt, rotate=rotate)
+    _check_found(table, min_recall=0.95)
+
+
+def test_one_player_alone_and_concealed_kong_end_to_end():
+    hands = [Hand("E", ["1p", "2p", "3p", "7s", "8s", "9s", "5z", "5z"],
+                  [Meld("kong", ["6m"] * 4, exposed=False), Meld("pung", ["2z"] * 3)],
+                  winner=True, winning_tile="9s", win_by="self-draw")]
+    table = make_table(np.random.default_rng(25), SIZE, hands=hands, tilt=15, rotate=4)
+    rec = recognize(table.image, classifier=TruthClassifier(table.tiles))
+    assert list(rec.seats) == ["E"]
+    hand = rec.seats["E"]
+    assert {"kind": "kong", "tiles": "6666m", "exposed": False} in hand["melds"]
+    assert hand["winning_tile"] == "9s"
+    assert hand["concealed"] == "123p789s55z"
+    assert {"kind": "pung", "tiles": "222z", "exposed": True} in hand["melds"]
+    case = build_case(rec, {"win_by": "self-draw"})
+    assert case["hands"][0]["winner"] and case["hands"][0]["winning_tile"] == "9s"
+
+
+def test_no_tiles_gives_a_clear_message():
+    empty = random_surface(np.random.default_rng(3), 600, 800, "wood")
+    rec = recognize(empty)
+    assert rec.tiles == [] and rec.seats == {}
+    assert rec.warnings and "no tiles found" in rec.warnings[0]
+    with pytest.raises(CaseError) as err:
+        build_case(rec, {"winner": "E"})
+    assert err.value.code == "no-tiles"
+
+
+def test_corrupt_file_is_an_image_error(tmp_path):
+    ok, jpeg = cv2.imencode(".jpg", random_surface(np.random.default_rng(1), 200, 300, "felt"))
+    path = tmp_path / "broken.jpg"
+    path.write_bytes(jpeg.tobytes()[:300])
+    with pytest.raises(ImageError):
+        recognize(str(path))
+
+
+HUST = SHARED / "datasets" / "hust-riichi"
+
+
+def test_real_photos_recall():
+    """A few hust-riichi TEST photos (4x9 grids of touching tiles in a tray)."""
+    if not HUST.is_dir():
+        pytest.skip(f"../shared is not here ({HUST} missing): the real-photo recall check "
+                    "cannot run in this checkout; it runs wherever ../shared is present")
+    from datasets.hust_riichi import read_split
+
+    names = [n for n in read_split()["test"] if not n.startswith("aug_")][:4]
+    for name in names:
+        label = json.loads((HUST / "labels" / (name[:-4] + ".json")).read_text())
+        quads = find_tile_quads(load_image(HUST / "images" / name))
+        recall, extra = _recall([t["box"] for t in label["tiles"]], [q.box for q in quads])
+        assert recall >= 0.97, f"{name}: found {recall:.0%} of {len(label['tiles'])} tiles"
+        assert extra <= 1, f"{name}: {extra} detections that are not tiles"
