@@ -1,13 +1,16 @@
-"""Take the README's screenshot of the web page in headless Chromium (Debian's, via Playwright).
+"""Take the README's screenshots of the web page in headless Chromium (Debian's, via Playwright).
 
-Starts uvicorn on a free 127.0.0.1 port, uploads the bundled example photo, scores the table
-and saves docs/page.png (and docs/page-phone.png: the hands at a phone's width).
+By default this runs the browser tests with MJSCORE_SCREENSHOTS set, so the pictures show the
+page after the end-to-end test has uploaded the example photo, corrected what the recogniser
+misread and scored the table (docs/page.png), and the phone-width layout (docs/page-phone.png).
+With --raw it instead starts uvicorn itself, uploads the example and scores it uncorrected.
 
-    python docs/screenshot.py
+    python docs/screenshot.py [--raw]
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -25,7 +28,27 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+def shrink(source: Path, target: Path, width: int = 800) -> None:
+    image = Image.open(source).convert("RGB")
+    if image.width > width:
+        image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+    image.quantize(colors=256).save(target, optimize=True)  # keep the PNGs small in git
+    print(f"wrote {target.relative_to(REPO)} ({target.stat().st_size // 1024} KiB)")
+
+
+def from_tests() -> int:
+    with tempfile.TemporaryDirectory() as shots:
+        env = dict(os.environ, MJSCORE_SCREENSHOTS=shots)
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_browser.py", "-k", "end_to_end or phone"],
+                       cwd=REPO, env=env, check=True)
+        shrink(Path(shots) / "page-end-to-end.png", REPO / "docs" / "page.png")
+        shrink(Path(shots) / "page-phone.png", REPO / "docs" / "page-phone.png", width=390)
+    return 0
+
+
 def main() -> int:
+    if "--raw" not in sys.argv[1:]:
+        return from_tests()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
