@@ -68,8 +68,10 @@ def confusion_png(labels: list[str], preds: list[str], path: Path, title: str) -
                 cv2.rectangle(img, (left + j * cell, top + i * cell), (left + (j + 1) * cell - 1, top + (i + 1) * cell - 1),
                               colour, -1)
                 if i != j:
-                    cv2.putText(img, str(int(m[i, j])), (left + j * cell + 2, top + i * cell + 12),
-                                cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+                    n = str(int(m[i, j]))
+                    cv2.putText(img, n, (left + j * cell + 1, top + i * cell + 11),
+                                cv2.FONT_HERSHEY_PLAIN, 0.7 if len(n) == 1 else 0.55 if len(n) == 2 else 0.4,
+                                (0, 0, 0), 1)
         cv2.putText(img, classes[i], (2, top + i * cell + 12), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 0), 1)
         tx = np.full((cell, 40, 3), 255, np.uint8)
         cv2.putText(tx, classes[i], (2, 12), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 0), 1)

@@ -1,6 +1,6 @@
 """Train the tile classifier on the datasets/ arrays and export it to ONNX + JSON sidecar.
 
-    python -m models.train --data datasets/cache/tiles --epochs 12 --out models/tile_classifier.onnx
+    python -m models.train --data datasets/cache/tiles --epochs 4 --out models/tile_classifier.onnx
 
 Torch on the CPU, two threads at most (the machine is shared).  The best epoch by validation
 accuracy (hust-riichi validation photos when present, else synthetic) is exported.  Training-
@@ -136,9 +136,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent / "datasets" / "cache" / "tiles")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tile_classifier.onnx")
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=4e-3)
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="train on at most this many samples")
