@@ -19,6 +19,7 @@ is checked and decoded by the same code the web service uses.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 import time
@@ -278,7 +279,10 @@ def run_recognition(labelset: LabelSet, recognizer: Recognizer | None = None, wo
     results: dict[int, tuple] = {}
     images = labelset.images
     if workers and workers > 1 and len(images) > 1:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_limit_threads) as pool:
+        # spawn, not fork: a forked child inherits OpenCV's and onnxruntime's thread pools in a
+        # broken state and can hang on its first call into them.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_limit_threads) as pool:
             futures = {pool.submit(_run_one, recognizer, img.path): i for i, img in enumerate(images)}
             for future in as_completed(futures):
                 i = futures[future]
