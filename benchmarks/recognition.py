@@ -69,6 +69,17 @@ def _classifier_or_none():
         return exc
 
 
+def _tally(stats: dict, truth: list, found: list, started: float) -> tuple[int, int]:
+    """Add one photo's timing and matches to a system's running totals."""
+    stats["ms"].append(1000 * (time.perf_counter() - started))
+    hit, right, extra = match(truth, found)
+    stats["tiles"] += len(truth)
+    stats["found"] += hit
+    stats["right"] += right
+    stats["extra"] += extra
+    return hit, extra
+
+
 def bench_hust(root: Path, split_file: Path) -> dict:
     from vision.recognize import find_tile_quads, recognize
 
@@ -93,23 +104,12 @@ def bench_hust(root: Path, split_file: Path) -> dict:
             from vision.io import load_image
 
             found = [(q.box, "?") for q in find_tile_quads(load_image(str(path)))]
-        ours["ms"].append(1000 * (time.perf_counter() - t0))
-        hit, right, extra = match(truth, found)
-        ours["tiles"] += len(truth)
-        ours["found"] += hit
-        ours["right"] += right
-        ours["extra"] += extra
+        hit, extra = _tally(ours, truth, found, t0)
         if hit < len(truth) or extra:
             misses.append({"image": name, "tiles": len(truth), "found": hit, "extra": extra})
         if det is not None and not isinstance(det, str):
             t0 = time.perf_counter()
-            found2 = det(path)
-            theirs["ms"].append(1000 * (time.perf_counter() - t0))
-            hit, right, extra = match(truth, found2)
-            theirs["tiles"] += len(truth)
-            theirs["found"] += hit
-            theirs["right"] += right
-            theirs["extra"] += extra
+            _tally(theirs, truth, det(path), t0)
 
     def summary(d, classified=True):
         n = max(1, d["tiles"])
