@@ -14,6 +14,7 @@ from typing import Annotated, Literal, Optional, Union
 from fastapi import Body, FastAPI, File, Form, Query, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import Field
 
 from api import service
@@ -44,7 +45,9 @@ async def lifespan(app: FastAPI):
     workers.shutdown()  # this lifespan's own pool (tests may run several lifespans of one app)
 
 
-app = FastAPI(
+# FastAPIOffline: the /docs and /redoc pages load Swagger UI and ReDoc from files in the package,
+# not from a CDN, so the docs work on a club's machine with no internet.
+app = FastAPIOffline(
     title="mjscore",
     version=VERSION,
     description="Turn a photo of a finished mahjong table into scores and payments. "
