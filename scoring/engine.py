@@ -23,10 +23,10 @@ from .arrange import (
     waits,
     winning_roles,
 )
-from .case import SEAT_NAMES, Case, Hand, ScoringError, parse_case
+from .case import Case, Hand, ScoringError, parse_case
 from .rules import RULESETS, east_double, pung_chow_limit
 from .rules.common import HandScore, Winner
-from .tiles import WIND_LETTERS, is_head, tile_name, wind_code
+from .tiles import is_head, wind_code
 
 SPECIAL_SHAPES = {
     "pung-chow": (),
@@ -242,8 +242,4 @@ def score_table(raw: Any) -> dict[str, Any]:
         return out
 
 
-def seat_label(seat: str) -> str:
-    return f"{SEAT_NAMES[seat]} ({seat})"
-
-
-__all__ = ["TableResult", "evaluate", "score_table", "score_winner", "score_other", "WIND_LETTERS", "tile_name"]
+__all__ = ["TableResult", "evaluate", "score_table", "score_winner", "score_other"]
