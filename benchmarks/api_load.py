@@ -31,8 +31,9 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
 EXAMPLE = REPO / "api" / "static" / "example.jpg"
-#: what the example photo cannot show (its winner lays the winning tile sideways)
-PHOTO_CONTEXT = {"ruleset": "pung-chow", "win_by": "self-draw", "annotate": "false"}
+#: what the example photo cannot show, as a user gives it: West won by self-draw
+#: (tests/data/example_truth.json); naming the winner avoids guessing from sideways tiles
+PHOTO_CONTEXT = {"ruleset": "pung-chow", "winner": "W", "win_by": "self-draw", "annotate": "false"}
 
 
 def free_port() -> int:
