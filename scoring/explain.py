@@ -38,6 +38,8 @@ def describe(label: str) -> str:
         return ITEM_TEXT[label]
     head, _, rest = label.partition(":")
     parts = rest.split(":")
+    if head == "sequence-completing":
+        return f"Sequence filled {parts[0]} ({parts[1]})"
     tile = tile_name(parts[0]) if parts and parts[0] else ""
     if head in KIND_TEXT:
         return f"{KIND_TEXT[head]}, {tile} ({parts[1]})"
@@ -48,8 +50,6 @@ def describe(label: str) -> str:
         if kind == "completing":
             return f"Pair of {tile} completing the hand ({parts[1]})"
         return f"Pair of {tile} ({kind.replace('-', ' ')})"
-    if head == "sequence-completing":
-        return f"Sequence filled {parts[0]} ({parts[1]})"
     if head == "bonus-tile":
         return f"Bonus tile {tile}"
     if head == "own-bonus-tile":

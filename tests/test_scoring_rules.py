@@ -150,3 +150,11 @@ def test_discarder_exempt_settles_normally():
     result = score_table(case("pung-chow-limit", [hand], kind="penalty-discarder", discarder="W",
                               discarder_exempt=True))
     assert result["payments"] == {"E": -600, "S": 1200, "W": -300, "N": -300}
+
+
+def test_explain_describes_a_sequence_filled_by_the_winning_tile():
+    from scoring import explain
+
+    hand = winner("S", "123m456p789s111z55s", tile="3m")  # drawn 3 filling 12: an edge wait, 4 points
+    sheet = explain(case("pung-chow-limit", [hand]))
+    assert "Sequence filled edge (drawn)" in sheet
