@@ -123,7 +123,8 @@ def main(argv=None) -> int:
     from datasets.hust_riichi import iter_crops, read_split
 
     clf = TileClassifier(args.model)
-    res: dict = {"model": (args.model or Path("models/tile_classifier.onnx")).name, "targets": TARGETS}
+    res: dict = {"model": (args.model or Path("models/tile_classifier.onnx")).name, "targets": TARGETS,
+                 "bonus_reader": clf.has_bonus_reader}
     split = read_split()
     crops, labels, photos = [], [], set()
     for crop, code, name in iter_crops(args.hust, split["test"]):
@@ -194,6 +195,8 @@ def markdown(res: dict) -> str:
         lines.append(f"| {name} | {r['n']} | {r['acc']:.4f} | {t} | {met} |")
     lines.append(f"| synthetic test, worst class | | {res['synth_test']['min_class']:.4f} | "
                  f"{TARGETS['synth_min_class']:.3f} | {'yes' if res['checks']['synth_min_class'] else 'NO'} |")
+    lines += ["", "Flowers and seasons re-read by the bonus reader (models/bonus_classifier.onnx): "
+              + ("yes" if res.get("bonus_reader") else "no (model file absent)") + "."]
     sp = res["speed"]
     lines += ["", f"Speed: {sp['ms_per_crop']:.3f} ms per crop end to end (preprocessing + network), "
                   f"{sp['ms_per_crop_network_only']:.3f} ms network only, batches of {sp['batch']} "

@@ -7,7 +7,13 @@ uses, so training and serving see identical inputs.  Sets:
   except the held-out ones, and augmented crops of the hust-riichi TRAIN photos;
 * ``val``: hust-riichi VALIDATION photo crops + a few procedural renders (model selection);
 * ``synth_test``: procedural renders from seeds never used in training (every class);
-* ``heldout_test``: the held-out art style(s) (`tile_art.HELD_OUT_STYLES`), never trained on.
+* ``heldout_test``: the held-out art style(s) (`tile_art.HELD_OUT_STYLES`), never trained on;
+* ``bonus_train`` / ``bonus_val``: flowers and seasons only, at the bonus reader's larger input
+  size (`models.preprocess.BONUS_INPUT_W/H`), for `models.train --task bonus`.
+
+The two test sets are stored at the bonus reader's size, the larger of the two inputs, so the
+benchmark runs the whole classifier (main model, then the bonus reader for flowers and seasons)
+on them; the main model's input is made from them by the same resize as at run time.
 
 hust-riichi TEST photos are never read here; `benchmarks/classifier.py` crops them itself.
 
@@ -27,13 +33,15 @@ import numpy as np
 
 from datasets import augment, tile_art
 from datasets.render_tiles import random_style, render_tile
-from models.preprocess import INPUT_C, INPUT_H, INPUT_W, to_input_image
+from models.preprocess import BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, to_input_image
 from scoring.tiles import BACK, BONUS, CLASSES
 
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 #: Training draws flowers and seasons twice as often: they differ only in a small character or
 #: painting, and no real photo of them exists in the data.
 TRAIN_CODES = CLASSES + BONUS
+MAIN_SIZE = (INPUT_W, INPUT_H)
+BONUS_SIZE = (BONUS_INPUT_W, BONUS_INPUT_H)
 
 
 def _body_colours(style) -> tuple:
@@ -42,10 +50,11 @@ def _body_colours(style) -> tuple:
 
 
 def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac: float = 0.0,
-                  strength: float = 1.0, codes: tuple[str, ...] = CLASSES) -> tuple[np.ndarray, np.ndarray]:
-    """`n` augmented synthetic crops, classes cycling through `codes` (balanced)."""
+                  strength: float = 1.0, codes: tuple[str, ...] = CLASSES,
+                  size: tuple[int, int] = MAIN_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """`n` augmented synthetic crops, classes cycling through `codes` (balanced), `size` = (w, h)."""
     rng = np.random.default_rng(seed)
-    xs = np.zeros((n, INPUT_H, INPUT_W, INPUT_C), np.uint8)
+    xs = np.zeros((n, size[1], size[0], INPUT_C), np.uint8)
     ys = np.zeros(n, np.int16)
     style = None
     for i in range(n):
@@ -72,7 +81,7 @@ def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac:
         crop = augment.photometric(crop, rng, strength)
         if rng.random() < 0.5:
             crop = cv2.rotate(crop, cv2.ROTATE_180)
-        xs[i] = to_input_image(crop)
+        xs[i] = to_input_image(crop, size)
         ys[i] = CLASS_INDEX[code]
     return xs, ys
 
@@ -107,15 +116,15 @@ def real_samples(root: Path, names: list[str], variants: int, seed: int, rotate:
 
 
 def _synth_job(args):
-    seed, n, art_styles, art_frac, strength, codes = args
-    return synth_samples(seed, n, art_styles, art_frac, strength, codes)
+    seed, n, art_styles, art_frac, strength, codes, size = args
+    return synth_samples(seed, n, art_styles, art_frac, strength, codes, size)
 
 
 def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     for k, start in enumerate(range(0, n, chunk)):
         jobs.append((seed0 + 7919 * k, min(chunk, n - start), kw.get("art_styles", ()), kw.get("art_frac", 0.0),
-                     kw.get("strength", 1.0), kw.get("codes", CLASSES)))
+                     kw.get("strength", 1.0), kw.get("codes", CLASSES), kw.get("size", MAIN_SIZE)))
     if workers <= 1:
         parts = [_synth_job(j) for j in jobs]
     else:
@@ -156,14 +165,24 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
         np.savez(out / "val.npz", x=np.concatenate([p[0] for p in parts]), y=np.concatenate([p[1] for p in parts]))
         print(f"val done in {time.time() - t0:.0f}s", flush=True)
     if "synth_test" in sets:
-        x, y = parallel_synth(9_000_000, 43 * 100, workers)
+        x, y = parallel_synth(9_000_000, 43 * 100, workers, size=BONUS_SIZE)
         np.savez(out / "synth_test.npz", x=x, y=y)
         print(f"synth_test done in {time.time() - t0:.0f}s", flush=True)
     if "heldout_test" in sets and held:
         codes = tuple(c for c in CLASSES if tile_art.load_face(held[0], c) is not None)
-        x, y = parallel_synth(7_000_000, len(codes) * 50, workers, art_styles=held, art_frac=1.0, codes=codes)
+        x, y = parallel_synth(7_000_000, len(codes) * 50, workers, art_styles=held, art_frac=1.0, codes=codes,
+                              size=BONUS_SIZE)
         np.savez(out / "heldout_test.npz", x=x, y=y, styles=np.array(held))
         print(f"heldout_test done in {time.time() - t0:.0f}s", flush=True)
+    if "bonus_train" in sets:
+        x, y = parallel_synth(11_000_000, int(round(30_000 * scale)), workers, art_styles=train_styles,
+                              art_frac=0.3, codes=BONUS, size=BONUS_SIZE)
+        np.savez(out / "bonus_train.npz", x=x, y=y)
+        print(f"bonus_train: {len(y)} samples in {time.time() - t0:.0f}s", flush=True)
+    if "bonus_val" in sets:
+        x, y = parallel_synth(12_000_000, 8 * 150, workers, codes=BONUS, size=BONUS_SIZE)
+        np.savez(out / "bonus_val.npz", x=x, y=y)
+        print(f"bonus_val done in {time.time() - t0:.0f}s", flush=True)
 
 
 def main(argv=None) -> int:
@@ -174,7 +193,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="fraction of the full-size synthetic set")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--hust", type=Path, default=default_dir(), help="hust-riichi folder (optional)")
-    ap.add_argument("--sets", default="train,val,synth_test,heldout_test")
+    ap.add_argument("--sets", default="train,val,synth_test,heldout_test,bonus_train,bonus_val")
     args = ap.parse_args(argv)
     build(args.out, args.scale, args.workers, args.hust, tuple(args.sets.split(",")))
     return 0

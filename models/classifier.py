@@ -8,6 +8,11 @@ One onnxruntime session per `TileClassifier`, created once and reused; `classify
 crops in batches and is safe to call from several threads at once (onnxruntime's `run` is
 thread-safe and nothing else here is shared mutable state).  Preprocessing is
 `models.preprocess`, the same code the training data went through.
+
+Flowers and seasons differ only in a small character, too small at the main model's input size.
+When `bonus_classifier.onnx` sits beside the main model, every crop the main model calls a bonus
+tile (its bonus classes together above one half) is read again by that second model at a larger
+size; the main model's bonus probability is then shared out by the second model's answer.
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from models.preprocess import INPUT_C, INPUT_H, INPUT_W, CropError, check_crop, preprocess_batch
+from models.preprocess import (BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, CropError, check_crop,
+                               preprocess_batch)
 
 MODEL_PATH = Path(__file__).resolve().parent / "tile_classifier.onnx"
+#: the bonus-tile reader's file name, looked for beside the main model
+BONUS_MODEL_NAME = "bonus_classifier.onnx"
 #: Crops sent to the network per run; 64 is the benchmarked sweet spot on two cores.
 BATCH_SIZE = 64
 
@@ -51,13 +59,12 @@ def _threads() -> int:
     return min(2, os.cpu_count() or 1)
 
 
-class TileClassifier:
-    """An ONNX tile classifier with its sidecar (classes, input size, normalisation)."""
+class _OnnxNet:
+    """One ONNX network with its JSON sidecar (classes, input size), checked against this code."""
 
-    def __init__(self, model_path: str | os.PathLike | None = None, threads: int | None = None):
+    def __init__(self, path: Path, size: tuple[int, int], threads: int):
         import onnxruntime as ort
 
-        path = Path(model_path) if model_path is not None else MODEL_PATH
         sidecar = path.with_suffix(".json")
         if not path.is_file():
             raise ModelError(f"tile classifier model not found: {path}")
@@ -69,35 +76,75 @@ class TileClassifier:
             inp = self.meta["input"]
         except (ValueError, KeyError) as exc:
             raise ModelError(f"bad sidecar {sidecar}: {exc}") from exc
-        if (inp.get("width"), inp.get("height"), inp.get("channels")) != (INPUT_W, INPUT_H, INPUT_C):
-            raise ModelError(f"model input {inp.get('width')}x{inp.get('height')}x{inp.get('channels')} does not "
-                             f"match models/preprocess.py ({INPUT_W}x{INPUT_H}x{INPUT_C})")
+        if (inp.get("width"), inp.get("height"), inp.get("channels")) != (size[0], size[1], INPUT_C):
+            raise ModelError(f"model {path.name} input {inp.get('width')}x{inp.get('height')}x{inp.get('channels')} "
+                             f"does not match models/preprocess.py ({size[0]}x{size[1]}x{INPUT_C})")
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or _threads()
+        opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         try:
-            self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types
             raise ModelError(f"cannot load tile classifier {path}: {exc}") from exc
-        self._input = self._session.get_inputs()[0].name
-        n_out = self._session.get_outputs()[0].shape[-1]
+        self.input = self.session.get_inputs()[0].name
+        n_out = self.session.get_outputs()[0].shape[-1]
         if isinstance(n_out, int) and n_out != len(self.classes):
             raise ModelError(f"model has {n_out} outputs but the sidecar lists {len(self.classes)} classes")
+        self.size = size
         self.path = path
 
     def logits(self, batch: np.ndarray) -> np.ndarray:
-        """Raw network output for an already preprocessed N x C x H x W float32 batch."""
-        return self._session.run(None, {self._input: batch})[0]
+        return self.session.run(None, {self.input: batch})[0]
 
-    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> np.ndarray:
-        """N x len(classes) softmax probabilities for `crops`."""
-        crops = self._check(crops)
+    def probabilities(self, crops: list[np.ndarray], batch_size: int) -> np.ndarray:
         out = np.zeros((len(crops), len(self.classes)), np.float32)
         for i in range(0, len(crops), batch_size):
-            z = self.logits(preprocess_batch(crops[i:i + batch_size])).astype(np.float64)
+            z = self.logits(preprocess_batch(crops[i:i + batch_size], self.size)).astype(np.float64)
             z -= z.max(axis=1, keepdims=True)
             e = np.exp(z)
             out[i:i + batch_size] = e / e.sum(axis=1, keepdims=True)
+        return out
+
+
+class TileClassifier:
+    """An ONNX tile classifier with its sidecar (classes, input size, normalisation), plus the
+    bonus-tile reader when one sits beside it (`bonus_model_path`: None = look beside the main
+    model, False = do without, or a path)."""
+
+    def __init__(self, model_path: str | os.PathLike | None = None, threads: int | None = None,
+                 bonus_model_path: str | os.PathLike | None | bool = None):
+        path = Path(model_path) if model_path is not None else MODEL_PATH
+        self._main = _OnnxNet(path, (INPUT_W, INPUT_H), threads or _threads())
+        self.meta = self._main.meta
+        self.classes = self._main.classes
+        self.path = path
+        self._bonus = None
+        bonus_path = path.with_name(BONUS_MODEL_NAME) if bonus_model_path is None else bonus_model_path
+        if bonus_path is not False and (bonus_model_path is not None or Path(bonus_path).is_file()):
+            self._bonus = _OnnxNet(Path(bonus_path), (BONUS_INPUT_W, BONUS_INPUT_H), threads or _threads())
+            missing = [c for c in self._bonus.classes if c not in self.classes]
+            if missing:
+                raise ModelError(f"bonus model {bonus_path} has classes {missing} the main model lacks")
+            self._bonus_index = np.array([self.classes.index(c) for c in self._bonus.classes])
+
+    @property
+    def has_bonus_reader(self) -> bool:
+        return self._bonus is not None
+
+    def logits(self, batch: np.ndarray) -> np.ndarray:
+        """Raw main-network output for an already preprocessed N x C x H x W float32 batch."""
+        return self._main.logits(batch)
+
+    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> np.ndarray:
+        """N x len(classes) probabilities for `crops` (main model, bonus tiles re-read)."""
+        crops = self._check(crops)
+        out = self._main.probabilities(crops, batch_size)
+        if self._bonus is not None and len(crops):
+            bonus_mass = out[:, self._bonus_index].sum(axis=1)
+            rows = np.nonzero(bonus_mass > 0.5)[0]
+            if len(rows):
+                q = self._bonus.probabilities([crops[i] for i in rows], batch_size)
+                out[np.ix_(rows, self._bonus_index)] = bonus_mass[rows, None] * q
         return out
 
     def classify(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> list[Prediction]:

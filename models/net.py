@@ -20,7 +20,7 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    def __init__(self, n_classes: int, width: int = 32):
+    def __init__(self, n_classes: int, width: int = 32, input_hw: tuple[int, int] = (INPUT_H, INPUT_W)):
         super().__init__()
         w = width
         self.features = nn.Sequential(
@@ -33,7 +33,7 @@ class TileNet(nn.Module):
             nn.MaxPool2d(2),  # 4 x 3
             _conv(2 * w, 4 * w),
         )
-        feat = 4 * w * (INPUT_H // 16) * (INPUT_W // 16)
+        feat = 4 * w * (input_hw[0] // 16) * (input_hw[1] // 16)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(feat, n_classes))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

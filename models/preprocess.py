@@ -12,6 +12,9 @@ import numpy as np
 
 #: Model input: width, height, channels (colour matters: red 萬/中, green 發, dot colours).
 INPUT_W, INPUT_H, INPUT_C = 48, 64, 3
+#: The bonus-tile reader's input (models/bonus_classifier.onnx): flowers and seasons differ only
+#: in a small character, which needs more pixels than the main model's input keeps.
+BONUS_INPUT_W, BONUS_INPUT_H = 72, 96
 #: Per-channel normalisation applied after scaling to [0, 1].
 MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
@@ -40,15 +43,15 @@ def check_crop(crop) -> np.ndarray:
     return crop
 
 
-def to_input_image(crop: np.ndarray) -> np.ndarray:
-    """Crop -> INPUT_H x INPUT_W x 3 uint8 (portrait, resized).  Shared by dataset building."""
+def to_input_image(crop: np.ndarray, size: tuple[int, int] = (INPUT_W, INPUT_H)) -> np.ndarray:
+    """Crop -> size[1] x size[0] x 3 uint8 (portrait, resized).  Shared by dataset building."""
     crop = check_crop(crop)
     h, w = crop.shape[:2]
     if w > LANDSCAPE_RATIO * h:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
         h, w = w, h
-    interp = cv2.INTER_AREA if (w > INPUT_W or h > INPUT_H) else cv2.INTER_LINEAR
-    return cv2.resize(np.ascontiguousarray(crop), (INPUT_W, INPUT_H), interpolation=interp)
+    interp = cv2.INTER_AREA if (w > size[0] or h > size[1]) else cv2.INTER_LINEAR
+    return cv2.resize(np.ascontiguousarray(crop), size, interpolation=interp)
 
 
 def normalise(images: np.ndarray) -> np.ndarray:
@@ -58,8 +61,8 @@ def normalise(images: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 
-def preprocess_batch(crops) -> np.ndarray:
+def preprocess_batch(crops, size: tuple[int, int] = (INPUT_W, INPUT_H)) -> np.ndarray:
     """List of BGR crops -> N x 3 x H x W float32, ready for the network."""
     if len(crops) == 0:
-        return np.zeros((0, INPUT_C, INPUT_H, INPUT_W), np.float32)
-    return normalise(np.stack([to_input_image(c) for c in crops]))
+        return np.zeros((0, INPUT_C, size[1], size[0]), np.float32)
+    return normalise(np.stack([to_input_image(c, size) for c in crops]))

@@ -5,7 +5,8 @@
 1. `datasets.fetch_art`: apt-get install the tile-art and CJK font packages if missing (root),
 2. `datasets.build_tile_dataset`: render + augment the synthetic sets, crop the hust-riichi
    train/validation photos (the committed split; test photos are never read),
-3. `models.train`: train on two CPU threads and export models/tile_classifier.onnx + .json,
+3. `models.train`: train on two CPU threads and export models/tile_classifier.onnx + .json, then
+   the flower/season reader models/bonus_classifier.onnx + .json (`--task bonus`),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
 Measured: 21 min of data + 32 min of training = 53 min on the shared 2-core machine (load 5-9 from other jobs); less on an idle one.
@@ -27,6 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("hust", type=Path, help="the hust-riichi folder")
     ap.add_argument("--scale", type=float, default=0.7, help="synthetic data size (1.0 = 100k crops)")
     ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--bonus-epochs", type=int, default=8, help="epochs of the flower/season reader")
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx")
     args = ap.parse_args(argv)
     cache = ROOT / "datasets" / "cache" / "tiles"
@@ -37,6 +39,8 @@ def main(argv=None) -> int:
         [py, "-m", "datasets.build_tile_dataset", "--out", str(cache), "--scale", str(args.scale),
          "--hust", str(args.hust)],
         [py, "-m", "models.train", "--data", str(cache), "--epochs", str(args.epochs), "--out", str(args.out)],
+        [py, "-m", "models.train", "--task", "bonus", "--data", str(cache), "--epochs", str(args.bonus_epochs),
+         "--out", str(args.out.with_name("bonus_classifier.onnx"))],
         [py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(args.out),
          "--cache", str(cache)],
     ]

@@ -1,6 +1,11 @@
 """Train the tile classifier on the datasets/ arrays and export it to ONNX + JSON sidecar.
 
     python -m models.train --data datasets/cache/tiles --epochs 4 --out models/tile_classifier.onnx
+    python -m models.train --task bonus --data datasets/cache/tiles --epochs 6 --out models/bonus_classifier.onnx
+
+`--task tiles` (default) trains the main 43-class model on train.npz/val.npz; `--task bonus`
+trains the bonus reader: flowers and seasons only (f1-f8), on larger crops (bonus_train.npz /
+bonus_val.npz), which the runtime consults when the main model calls a tile a bonus tile.
 
 Torch on the CPU, two threads at most (the machine is shared).  The best epoch by validation
 accuracy (hust-riichi validation photos when present, else synthetic) is exported.  Training-
@@ -21,8 +26,17 @@ import torch
 from torch import nn
 
 from models.net import TileNet
-from models.preprocess import INPUT_C, INPUT_H, INPUT_W, LANDSCAPE_RATIO, MEAN, STD
-from scoring.tiles import CLASSES
+from models.preprocess import (BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, LANDSCAPE_RATIO,
+                               MEAN, STD)
+from scoring.tiles import BONUS, CLASSES
+
+#: what each task trains: its classes, input (height, width), data files and default output
+TASKS = {
+    "tiles": {"classes": CLASSES, "input_hw": (INPUT_H, INPUT_W), "train": "train.npz", "val": "val.npz",
+              "out": "tile_classifier.onnx"},
+    "bonus": {"classes": BONUS, "input_hw": (BONUS_INPUT_H, BONUS_INPUT_W), "train": "bonus_train.npz",
+              "val": "bonus_val.npz", "out": "bonus_classifier.onnx"},
+}
 
 _MEAN = torch.tensor(MEAN).view(1, 3, 1, 1)
 _STD = torch.tensor(STD).view(1, 3, 1, 1)
@@ -55,17 +69,18 @@ def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -
     return correct / max(1, len(y))
 
 
-def export_onnx(model: nn.Module, path: Path, meta: dict) -> None:
+def export_onnx(model: nn.Module, path: Path, meta: dict, classes=CLASSES,
+                input_hw: tuple[int, int] = (INPUT_H, INPUT_W)) -> None:
     """Write the ONNX graph (dynamic batch) and its JSON sidecar."""
     model.eval()
-    dummy = torch.zeros(1, INPUT_C, INPUT_H, INPUT_W)
+    dummy = torch.zeros(1, INPUT_C, *input_hw)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, dummy, str(path), input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
                       dynamo=False)
     sidecar = {
-        "classes": list(CLASSES),
-        "input": {"width": INPUT_W, "height": INPUT_H, "channels": INPUT_C, "colour": "BGR",
+        "classes": list(classes),
+        "input": {"width": input_hw[1], "height": input_hw[0], "channels": INPUT_C, "colour": "BGR",
                   "layout": "NCHW", "scale": 1 / 255.0, "mean": list(MEAN), "std": list(STD),
                   "landscape_ratio": LANDSCAPE_RATIO},
         "output": "logits (softmax gives probabilities)",
@@ -75,23 +90,35 @@ def export_onnx(model: nn.Module, path: Path, meta: dict) -> None:
     path.with_suffix(".json").write_text(json.dumps(sidecar, indent=1) + "\n")
 
 
+def _load(path: Path, classes) -> tuple[np.ndarray, np.ndarray]:
+    """x and y from a data file, y renumbered from scoring.tiles.CLASSES to `classes`."""
+    d = np.load(path)
+    index = np.full(len(CLASSES), -1, np.int64)
+    for i, c in enumerate(classes):
+        index[CLASSES.index(c)] = i
+    y = index[d["y"].astype(np.int64)]
+    if (y < 0).any():
+        raise ValueError(f"{path} holds classes outside {list(classes)}")
+    return d["x"], y
+
+
 def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3, width: int = 32,
-          threads: int = 2, seed: int = 0, limit: int | None = None, log=print) -> dict:
+          threads: int = 2, seed: int = 0, limit: int | None = None, log=print, task: str = "tiles") -> dict:
+    spec = TASKS[task]
+    classes, input_hw = spec["classes"], spec["input_hw"]
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    tr = np.load(data / "train.npz")
-    x_tr, y_tr = tr["x"], tr["y"].astype(np.int64)
+    x_tr, y_tr = _load(data / spec["train"], classes)
     if limit:
         keep = np.random.default_rng(seed).permutation(len(y_tr))[:limit]
         x_tr, y_tr = x_tr[keep], y_tr[keep]
-    val_path = data / "val.npz"
+    val_path = data / spec["val"]
     if val_path.exists():
-        va = np.load(val_path)
-        x_va, y_va = va["x"], va["y"].astype(np.int64)
+        x_va, y_va = _load(val_path, classes)
     else:
         x_va, y_va = x_tr[:256], y_tr[:256]
-    model = TileNet(len(CLASSES), width)
+    model = TileNet(len(classes), width, input_hw)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * ((len(y_tr) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps), pct_start=0.15)
@@ -123,19 +150,21 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
             meta = {"trained": {"epochs": epochs, "best_epoch": epoch + 1, "samples": int(len(y_tr)),
                                 "best_val_acc": best, "width": width, "seconds": round(time.time() - t0),
                                 "history": history}}
-            export_onnx(model, out, meta)
+            export_onnx(model, out, meta, classes, input_hw)
             model.train()
     model.load_state_dict(best_state)
     meta["trained"]["history"] = history
     meta["trained"]["seconds"] = round(time.time() - t0)
-    export_onnx(model, out, meta)
+    export_onnx(model, out, meta, classes, input_hw)
     return {"model": model, "best_val_acc": best, "history": history}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent / "datasets" / "cache" / "tiles")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tile_classifier.onnx")
+    ap.add_argument("--task", choices=sorted(TASKS), default="tiles",
+                    help="tiles: the main 43-class model; bonus: the flower/season reader")
+    ap.add_argument("--out", type=Path, default=None, help="default models/<task's model>.onnx")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=4e-3)
@@ -143,7 +172,9 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="train on at most this many samples")
     args = ap.parse_args(argv)
-    res = train(args.data, args.out, args.epochs, args.batch, args.lr, args.width, args.threads, limit=args.limit)
+    args.out = args.out or Path(__file__).resolve().parent / TASKS[args.task]["out"]
+    res = train(args.data, args.out, args.epochs, args.batch, args.lr, args.width, args.threads, limit=args.limit,
+                task=args.task)
     print(f"best validation accuracy {res['best_val_acc']:.4f}; wrote {args.out} and {args.out.with_suffix('.json')}")
     return 0
 

@@ -40,3 +40,46 @@ def test_tiny_train_export_and_onnx_parity(tmp_path):
     assert np.allclose(expected, got, atol=1e-4), float(np.abs(expected - got).max())
     preds = clf.classify(list(x[:32]))
     assert [p.code for p in preds] == [CLASSES[i] for i in expected.argmax(1)]
+
+
+def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
+    """The flower/season reader trains on its own larger crops, exports with torch/ONNX parity,
+    and the runtime hands it exactly the crops the main model calls bonus tiles."""
+    from datasets.build_tile_dataset import BONUS_SIZE
+    from models.preprocess import BONUS_INPUT_H, BONUS_INPUT_W
+    from scoring.tiles import BONUS
+
+    x, y = synth_samples(seed=5, n=96, codes=BONUS, size=BONUS_SIZE)
+    assert x.shape == (96, BONUS_INPUT_H, BONUS_INPUT_W, 3)
+    np.savez(tmp_path / "bonus_train.npz", x=x, y=y)
+    out = tmp_path / "bonus.onnx"
+    res = train(tmp_path, out, epochs=1, batch=32, width=8, threads=2, log=lambda *_: None, task="bonus")
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["classes"] == list(BONUS)
+    assert (meta["input"]["width"], meta["input"]["height"]) == (BONUS_INPUT_W, BONUS_INPUT_H)
+    batch = preprocess_batch(list(x[:16]), BONUS_SIZE)
+    with torch.no_grad():
+        expected = res["model"].eval()(torch.from_numpy(batch)).numpy()
+    from models.classifier import _OnnxNet
+
+    reader = _OnnxNet(out, BONUS_SIZE, 1)
+    assert np.allclose(expected, reader.logits(batch), atol=1e-4)
+
+    # two stages: a main model (the bundled one) plus this reader
+    main = TileClassifier()
+    alone = TileClassifier(bonus_model_path=False)
+    both = TileClassifier(bonus_model_path=out)
+    assert both.has_bonus_reader and not alone.has_bonus_reader
+    crops = list(x[:16])
+    p_main = alone.probabilities(crops)
+    p_both = both.probabilities(crops)
+    bonus_idx = [CLASSES.index(c) for c in BONUS]
+    mass = p_main[:, bonus_idx].sum(axis=1)
+    q = reader.probabilities(crops, 64)
+    for i in range(len(crops)):
+        if mass[i] > 0.5:  # re-read: the bonus mass is shared out by the reader
+            assert np.allclose(p_both[i, bonus_idx], mass[i] * q[i], atol=1e-5)
+        else:  # left alone
+            assert np.allclose(p_both[i], p_main[i], atol=1e-6)
+        assert abs(p_both[i].sum() - 1) < 1e-4
+    assert main.classes == both.classes
