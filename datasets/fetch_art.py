@@ -23,16 +23,22 @@ from datasets import tile_art
 from scoring.tiles import CLASSES
 
 #: Packages used for training data: art sets and extra CJK fonts for the procedural renderer.
-PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values()} | {"fonts-noto-cjk", "fonts-arphic-ukai"})
+#: CJK fonts (package, a file it installs): brush (kai) and fangsong faces vary the numerals and
+#: the flower/season characters the way hand-painted sets do.
+FONT_PACKAGES = {
+    "fonts-noto-cjk": "/usr/share/fonts/opentype/noto",
+    "fonts-arphic-ukai": "/usr/share/fonts/truetype/arphic/ukai.ttc",
+    "fonts-cwtex-kai": "/usr/share/fonts/truetype/cwtex/cwkai.ttf",
+    "fonts-cwtex-fs": "/usr/share/fonts/truetype/cwtex/cwfs.ttf",
+    "fonts-lxgw-wenkai": "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf",
+}
+PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values()} | set(FONT_PACKAGES))
 
 
 def missing_packages() -> list[str]:
     wanted = {pkg: path for path, pkg in tile_art.SOURCES.values()}
     missing = [pkg for pkg, path in wanted.items() if not os.path.exists(path)]
-    if not Path("/usr/share/fonts/opentype/noto").exists():
-        missing.append("fonts-noto-cjk")
-    if not Path("/usr/share/fonts/truetype/arphic/ukai.ttc").exists():
-        missing.append("fonts-arphic-ukai")
+    missing += [pkg for pkg, path in FONT_PACKAGES.items() if not Path(path).exists()]
     return sorted(set(missing))
 
 

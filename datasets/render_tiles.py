@@ -33,6 +33,7 @@ _FONT_GLOBS = (
     "/usr/share/fonts/truetype/arphic/*.ttc",
     "/usr/share/fonts/truetype/arphic*/*.ttf",
     "/usr/share/fonts/truetype/cwtex/*.ttf",
+    "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-*.ttf",
     "/usr/share/fonts/opentype/aoyagi-soseki/*.otf",
     "/usr/share/fonts/truetype/aoyagi-soseki/*.ttf",
 )
