@@ -371,19 +371,32 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     return SynthTable(img, truth, case, camera_seat)
 
 
+def _pick_art(rng: np.random.Generator, art: str | None) -> str | None:
+    """`art` as given, or for 'mixed' half procedural, half a packaged style seen in training."""
+    if art != "mixed":
+        return art
+    from datasets.tile_art import HELD_OUT_STYLES, available_styles
+
+    styles = [s for s in available_styles() if s not in HELD_OUT_STYLES and not s.startswith("unicode")]
+    return None if not styles or rng.random() < 0.5 else str(rng.choice(styles))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--art", default=None, help="packaged art style (datasets.tile_art), default procedural")
+    ap.add_argument("--art", default=None,
+                    help="packaged art style (datasets.tile_art), default procedural; 'mixed': each "
+                         "table procedural or a packaged style other than the held-out ones "
+                         "(for training the localiser)")
     ap.add_argument("--width", type=int, default=1600)
     ap.add_argument("--height", type=int, default=1200)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     for i in range(args.count):
-        t = make_table(rng, (args.width, args.height), art=args.art)
+        t = make_table(rng, (args.width, args.height), art=_pick_art(rng, args.art))
         name = f"table_{i:04d}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), t.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (args.out / f"{name}.json").write_text(json.dumps({"image": f"{name}.jpg", **t.truth()}))

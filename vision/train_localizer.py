@@ -144,6 +144,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--resume", type=Path, default=None, help="a .pt checkpoint to continue from")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     ap.add_argument("--synth-share", type=float, default=0.5,
                     help="share of training crops taken from synthetic tables")
     ap.add_argument("--blob-margin", type=float, default=1.5,
@@ -152,7 +153,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import torch
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     hust = _load_hust("train")
