@@ -1,187 +1,191 @@
-"""Hand shapes: every way to split tiles into sets and a pair, waits, and the special shapes.
+"""Hand shapes: every way to split tiles into sets and a pair, the only-place wait, special shapes.
 
-Tiles are handled as count vectors over the 34 kinds (index = position in ``KINDS``), which keeps
-the search small: a concealed hand of 14 tiles has at most a handful of decompositions.
+Tiles are handled as count vectors over the 34 kinds (index = position in ``KINDS``).  The hand
+splits into four independent segments (characters, dots, bamboo, honours); each segment's splits
+come from the precomputed tables of :mod:`scoring.shape_tables`, so arranging a hand is a few
+table look-ups and a product of the (usually single) splits of each segment.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterator
 
-from .tiles import KINDS, is_head
+from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key
+from .tiles import KINDS, is_dragon, is_head, is_wind
 
 INDEX = {code: i for i, code in enumerate(KINDS)}
-HEAD_KINDS = tuple(code for code in KINDS if is_head(code))
+HEAD_INDICES = tuple(i for i, code in enumerate(KINDS) if is_head(code))
+TILE_COUNT = {"pair": 2, "pung": 3, "kong": 4}
 
 
-@dataclass(frozen=True)
 class Group:
     """A set or the pair in an arrangement.
 
     ``kind`` is chow, pung, kong or pair; ``tile`` the lowest tile; ``exposed`` whether it scores
-    as exposed; ``declared`` whether it was a meld laid down before the win.
+    as exposed; ``declared`` whether it was a meld laid down before the win.  Groups are interned
+    (get them with :meth:`Group.of`), so two equal groups are the same object and everything the
+    scorers ask of a group is computed once.
     """
 
-    kind: str
-    tile: str
-    exposed: bool = False
-    declared: bool = False
+    __slots__ = ("kind", "tile", "exposed", "declared", "tiles", "is_set_of_a_kind", "is_head",
+                 "is_dragon", "is_wind", "label", "points_key")
+    _interned: dict[tuple[str, str, bool, bool], "Group"] = {}
 
-    @property
-    def tiles(self) -> tuple[str, ...]:
-        if self.kind == "chow":
-            i = INDEX[self.tile]
-            return KINDS[i : i + 3]
-        return (self.tile,) * {"pair": 2, "pung": 3, "kong": 4}[self.kind]
+    def __init__(self, kind: str, tile: str, exposed: bool, declared: bool):
+        self.kind, self.tile, self.exposed, self.declared = kind, tile, exposed, declared
+        if kind == "chow":
+            i = INDEX[tile]
+            self.tiles = KINDS[i : i + 3]
+        else:
+            self.tiles = (tile,) * TILE_COUNT[kind]
+        self.is_set_of_a_kind = kind in ("pung", "kong")
+        self.is_head = is_head(tile)
+        self.is_dragon = is_dragon(tile)
+        self.is_wind = is_wind(tile)
+        self.label = f"{kind}:{tile}:{'exposed' if exposed else 'concealed'}"  # item label of a set
+        self.points_key = (kind, self.is_head, not exposed)  # key of the set-points tables
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "is_set_of_a_kind", self.kind in ("pung", "kong"))
+    @classmethod
+    def of(cls, kind: str, tile: str, exposed: bool = False, declared: bool = False) -> "Group":
+        key = (kind, tile, exposed, declared)
+        group = cls._interned.get(key)
+        if group is None:
+            group = cls._interned[key] = cls(kind, tile, exposed, declared)
+        return group
+
+    def __repr__(self) -> str:
+        flags = (" exposed" if self.exposed else "") + (" declared" if self.declared else "")
+        return f"Group({self.kind} {self.tile}{flags})"
+
+    def __reduce__(self):
+        return Group.of, (self.kind, self.tile, self.exposed, self.declared)
 
 
-def to_counts(tiles: list[str] | tuple[str, ...]) -> tuple[int, ...]:
+UNIT = {code: 1 << (8 * i) for i, code in enumerate(KINDS)}  # one tile of a kind, packed one byte per kind
+NO_TILES = bytes(len(KINDS))
+
+
+def to_counts(tiles: list[str] | tuple[str, ...]) -> bytes | list[int]:
+    """How many of each kind (index = position in ``KINDS``); raises KeyError for other codes.
+
+    Counts are summed as one integer holding a byte per kind, read back as ``bytes``; with more
+    than 255 tiles a byte could overflow, so such (invalid) hands are counted into a list."""
+    if len(tiles) <= 255:
+        return sum(map(UNIT.__getitem__, tiles)).to_bytes(len(KINDS), "little")
     counts = [0] * len(KINDS)
     for t in tiles:
         counts[INDEX[t]] += 1
-    return tuple(counts)
+    return counts
 
 
-# The hand splits into four independent segments: characters, dots, bamboo (9 kinds each, where
-# chows are possible) and honours (7 kinds, pungs and pairs only).
-SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+class _Segment:
+    """One independent part of the hand: its slice of the counts and its groups by local id."""
+
+    __slots__ = ("lo", "hi", "table", "groups", "units")
+
+    def __init__(self, lo: int, hi: int, table: dict):
+        self.lo, self.hi, self.table = lo, hi, table
+        self.groups = [Group.of(LOCAL_KIND[gid % 3], KINDS[lo + gid // 3]) for gid in range(3 * (hi - lo))]
+        self.units = [1 << (8 * i) for i in range(hi - lo)]
 
 
-@lru_cache(maxsize=None)
-def _segment_splits(counts: tuple[int, ...], base: int, chows: bool, pairs: int) -> tuple[tuple[Group, ...], ...]:
-    """All splits of one segment into sets and exactly ``pairs`` pairs (0 or 1)."""
-    first = next((i for i, n in enumerate(counts) if n), None)
-    if first is None:
-        return ((),) if pairs == 0 else ()
-    code = KINDS[base + first]
-    work = list(counts)
-    results: list[tuple[Group, ...]] = []
-    if counts[first] >= 3:
-        work[first] -= 3
-        results += [(Group("pung", code),) + rest for rest in _segment_splits(tuple(work), base, chows, pairs)]
-        work[first] += 3
-    if counts[first] >= 2 and pairs:
-        work[first] -= 2
-        results += [(Group("pair", code),) + rest for rest in _segment_splits(tuple(work), base, chows, 0)]
-        work[first] += 2
-    if chows and first <= 6 and counts[first + 1] and counts[first + 2]:
-        for j in (first, first + 1, first + 2):
-            work[j] -= 1
-        results += [(Group("chow", code),) + rest for rest in _segment_splits(tuple(work), base, chows, pairs)]
-    return tuple(results)
+SEGMENTS = (_Segment(0, 9, SUIT_SPLITS), _Segment(9, 18, SUIT_SPLITS), _Segment(18, 27, SUIT_SPLITS),
+            _Segment(27, 34, HONOUR_SPLITS))
+SEGMENT_OF = [k for k, segment in enumerate(SEGMENTS) for _ in range(segment.lo, segment.hi)]  # kind -> segment
+_SUITS = SEGMENTS[:3]
 
 
-def _segments(counts: tuple[int, ...]):
-    for lo, hi, chows in SEGMENTS:
-        part = counts[lo:hi]
-        yield part, lo, chows, sum(part)
+def segment_keys(counts: bytes | list[int]) -> tuple[list[int], list[int]]:
+    """Each segment's packed key (:func:`~scoring.shape_tables.segment_key`) and tile count."""
+    keys, sizes = [], []
+    for segment in SEGMENTS:
+        part = counts[segment.lo : segment.hi]
+        keys.append(segment_key(part))
+        sizes.append(sum(part))
+    return keys, sizes
 
 
-def decompositions(counts: tuple[int, ...], sets: int, pairs: int = 1) -> list[tuple[Group, ...]]:
-    """All ways to split ``counts`` into exactly ``sets`` chows/pungs and one pair.
-
-    Groups come out in tile order; equal splits are listed once.
-    """
-    if sum(counts) != 3 * sets + 2 * pairs:
+def decompositions(counts: list[int] | tuple[int, ...], sets: int, shape=None) -> list[tuple[Group, ...]]:
+    """All ways to split ``counts`` (at most four of a kind) into exactly ``sets`` chows or
+    pungs and one pair.  Groups come out in tile order; equal splits are listed once.
+    ``shape`` is ``segment_keys(counts)`` when the caller already has it."""
+    keys, sizes = shape or segment_keys(counts)
+    if sum(sizes) != 3 * sets + 2:
         return []
     results: list[tuple[Group, ...]] = [()]
-    pair_seen = 0
-    for part, lo, chows, n in _segments(counts):
-        if n % 3 == 1:
-            return []
-        has_pair = 1 if n % 3 == 2 else 0
-        pair_seen += has_pair
-        if pair_seen > pairs:
-            return []
-        if n == 0:
-            continue
-        splits = _segment_splits(part, lo, chows, has_pair)
-        if not splits:
-            return []
-        results = [r + s for r in results for s in splits]
-    return results if pair_seen == pairs else []
-
-
-def is_complete(counts: tuple[int, ...], sets: int) -> bool:
-    """Whether the tiles form ``sets`` sets and one pair (a standard complete hand)."""
-    if sum(counts) != 3 * sets + 2:
-        return False
     pair_seen = False
-    for part, lo, chows, n in _segments(counts):
-        if n % 3 == 1 or (n % 3 == 2 and pair_seen):
-            return False
-        if n % 3 == 2:
-            pair_seen = True
-        if n and not _segment_splits(part, lo, chows, n % 3 // 2):
-            return False
-    return pair_seen
-
-
-def _segment_ok(part: tuple[int, ...], lo: int, chows: bool) -> int:
-    """0 if the segment cannot be split; else 1 (sets only) or 2 (sets and the pair)."""
-    n = sum(part)
-    if n % 3 == 1:
-        return 0
-    with_pair = n % 3 // 2
-    if n and not _segment_splits(part, lo, chows, with_pair):
-        return 0
-    return 1 + with_pair
-
-
-def waits(pre_win: tuple[int, ...], sets: int, held: tuple[int, ...], stop_after: int | None = None) -> list[str]:
-    """Kinds that would complete ``pre_win`` as a standard hand; kinds held four times excluded.
-
-    A tile added to one segment leaves the others as they are, so each segment is judged once
-    and only the changed segment is split again for each candidate: a held kind or a suit
-    neighbour within two.  ``stop_after`` ends the search once that many waits are found.
-    """
-    if sum(pre_win) != 3 * sets + 1:
-        return []
-    status = [_segment_ok(pre_win[lo:hi], lo, chows) for lo, hi, chows in SEGMENTS]
-    result: list[str] = []
-    for k, (lo, hi, chows) in enumerate(SEGMENTS):
-        others = status[:k] + status[k + 1:]
-        if 0 in others or others.count(2) > 1:
+    for segment, key, n in zip(SEGMENTS, keys, sizes):
+        if not n:
             continue
-        need_pair = 2 not in others
-        part = list(pre_win[lo:hi])
-        for i in range(hi - lo):
-            if held[lo + i] >= 4:
-                continue
-            if not (part[i] or (chows and any(part[j] for j in range(max(0, i - 2), min(hi - lo, i + 3))))):
-                continue
-            part[i] += 1
-            ok = _segment_ok(tuple(part), lo, chows)
-            part[i] -= 1
-            if ok == (2 if need_pair else 1):
-                result.append(KINDS[lo + i])
-                if stop_after is not None and len(result) >= stop_after:
-                    return result
-    return result
+        rest = n % 3
+        if rest == 1 or (rest == 2 and pair_seen):
+            return []
+        pair_seen = pair_seen or rest == 2
+        splits = segment.table.get(key)
+        if splits is None:
+            return []
+        groups = segment.groups
+        if len(splits) == 1:
+            found = tuple([groups[gid] for gid in splits[0]])
+            results = [r + found for r in results]
+        else:
+            options = [tuple([groups[gid] for gid in split]) for split in splits]
+            results = [r + s for r in results for s in options]
+    return results if pair_seen else []
 
 
-def is_thirteen_orphans(counts: tuple[int, ...]) -> bool:
+def is_single_wait(counts: list[int], winning: int, meld_counts: list[int], shape=None) -> bool:
+    """Whether exactly one kind completes the hand without its winning tile (RULES.md 0.3.4, A5).
+
+    ``counts`` are the concealed tiles, a complete standard hand including the winning tile
+    (index ``winning``); ``meld_counts`` the declared melds' tiles; kinds held four times before
+    the win are not waits; ``shape`` is ``segment_keys(counts)`` if the caller has it.  Only the
+    winning tile's segment changes: a wait completes it again, or, when it is complete without
+    the tile (holding a second pair), a wait turns the other pair into a set.
+    """
+    keys, sizes = shape or segment_keys(counts)
+    k = SEGMENT_OF[winning]
+    segment = SEGMENTS[k]
+    short = keys[k] - segment.units[winning - segment.lo]
+    found = _completions(segment, short, counts, meld_counts, winning)
+    if short in segment.table and found < 2:
+        for j, other in enumerate(SEGMENTS):
+            if j != k and sizes[j] % 3 == 2:
+                found += _completions(other, keys[j], counts, meld_counts, winning)
+    return found == 1
+
+
+def _completions(segment: _Segment, key: int, counts: list[int], meld_counts: list[int], winning: int) -> int:
+    """How many kinds, held fewer than four times before the win, complete this segment."""
+    table, lo = segment.table, segment.lo
+    found = 0
+    for i, unit in enumerate(segment.units):
+        if key + unit in table:
+            kind = lo + i
+            if counts[kind] + meld_counts[kind] - (kind == winning) < 4:
+                found += 1
+    return found
+
+
+def is_thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
     """One of each head (1 and 9 of each suit, winds, dragons) and a pair of one of them."""
     if sum(counts) != 14:
         return False
-    head_counts = [counts[INDEX[h]] for h in HEAD_KINDS]
-    return sum(head_counts) == 14 and all(n >= 1 for n in head_counts) and max(head_counts) == 2
+    head_counts = [counts[i] for i in HEAD_INDICES]
+    return sum(head_counts) == 14 and min(head_counts) >= 1 and max(head_counts) == 2
 
 
-def is_nine_gates(counts: tuple[int, ...]) -> bool:
+NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def is_nine_gates(counts: list[int] | tuple[int, ...]) -> bool:
     """Calling Nine Tiles: 1112345678999 of one suit plus any tile of that suit."""
     if sum(counts) != 14:
         return False
-    for base in (0, 9, 18):
-        suit = counts[base : base + 9]
+    for segment in _SUITS:
+        suit = counts[segment.lo : segment.hi]
         if sum(suit) == 14:
-            need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-            return all(n >= k for n, k in zip(suit, need))
+            return all(n >= k for n, k in zip(suit, NINE_GATES))
     return False
 
 
@@ -201,26 +205,24 @@ def winning_roles(groups: tuple[Group, ...], winning_tile: str) -> Iterator[int]
     """Indices of the distinct groups that could contain the winning tile."""
     seen = set()
     for i, g in enumerate(groups):
-        if g.declared or winning_tile not in g.tiles:
-            continue
-        if g in seen:
+        if g.declared or winning_tile not in g.tiles or g in seen:
             continue
         seen.add(g)
         yield i
 
 
-def hidden_sets_and_pairs(tiles: list[str]) -> tuple[list[Group], list[Group]]:
+def hidden_sets_and_pairs(counts: list[int]) -> tuple[list[Group], list[Group]]:
     """A non-winner's hidden tiles (RULES.md 0.3.5): every three (or four) identical tiles form a
     concealed pung, every other two identical tiles a pair.  Hidden chows score nothing."""
     sets: list[Group] = []
     pairs: list[Group] = []
-    for i, n in enumerate(to_counts(tiles)):
+    for i, n in enumerate(counts):
         if n >= 3:
-            sets.append(Group("pung", KINDS[i]))
+            sets.append(Group.of("pung", KINDS[i]))
         elif n == 2:
-            pairs.append(Group("pair", KINDS[i]))
+            pairs.append(Group.of("pair", KINDS[i]))
     return sets, pairs
 
 
-def hidden_quads(tiles: list[str]) -> int:
-    return sum(1 for n in to_counts(tiles) if n == 4)
+def hidden_quads(counts: list[int]) -> int:
+    return counts.count(4)

@@ -11,6 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from operator import add
+
+from .arrange import INDEX, NO_TILES, to_counts
 from .tiles import (
     BACK,
     WIND_LETTERS,
@@ -51,7 +54,7 @@ class ScoringError(ValueError):
         return {"code": self.code, "message": self.message}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Meld:
     """A set declared before the winning tile: chow, pung or kong, exposed or concealed."""
 
@@ -62,15 +65,19 @@ class Meld:
     @property
     def tile(self) -> str:
         """The set's lowest tile (its kind for pungs and kongs)."""
-        return self.tiles[0]
+        return min(self.tiles, key=INDEX.__getitem__) if self.kind == "chow" else self.tiles[0]
 
     def describe(self) -> str:
         return f"{'exposed' if self.exposed else 'concealed'} {self.kind} {format_tiles(self.tiles)}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Hand:
-    """One player's tiles at the end of the hand."""
+    """One player's tiles at the end of the hand.
+
+    ``counts`` and ``meld_counts`` count the concealed tiles and the declared melds' tiles per
+    kind (index = position in ``KINDS``); they are filled in from the tiles when not given.
+    """
 
     seat: str
     winner: bool
@@ -80,6 +87,14 @@ class Hand:
     win_by: str | None
     flags: frozenset[str]
     bonus_tiles: list[str]
+    counts: bytes | list[int] = b""
+    meld_counts: bytes | list[int] = b""
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = to_counts(self.concealed)
+        if not self.meld_counts:
+            self.meld_counts = to_counts([t for m in self.melds for t in m.tiles])
 
     @property
     def name(self) -> str:
@@ -91,12 +106,16 @@ class Hand:
     def declared_kongs(self) -> int:
         return sum(1 for m in self.melds if m.kind == "kong")
 
+    def held_counts(self) -> bytes | list[int]:
+        """Every tile the player holds, concealed and declared, per kind."""
+        return list(map(add, self.counts, self.meld_counts)) if self.melds else self.counts
+
     def tile_count(self) -> int:
         """Tiles held, counting each kong as three (a complete hand has 14)."""
         return len(self.concealed) + sum(3 for _ in self.melds)
 
 
-@dataclass
+@dataclass(slots=True)
 class Case:
     ruleset: str
     seat_wind: str | None
@@ -111,15 +130,13 @@ class Case:
 
     @property
     def winner(self) -> Hand | None:
-        return next((h for h in self.hands if h.winner), None)
+        for hand in self.hands:
+            if hand.winner:
+                return hand
+        return None
 
     def hand(self, seat: str) -> Hand | None:
         return next((h for h in self.hands if h.seat == seat), None)
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise ScoringError("invalid-case", message)
 
 
 def _tiles(text: Any, where: str, *, allow_empty: bool = True) -> list[str]:
@@ -138,6 +155,10 @@ def _tiles(text: Any, where: str, *, allow_empty: bool = True) -> list[str]:
     if not allow_empty and not codes:
         raise ScoringError("invalid-case", f"{where}: no tiles")
     return codes
+
+
+def _no_tiles(text: Any) -> bool:
+    return text is None or (type(text) in (str, list) and not text)
 
 
 def _parse_meld(raw: Any, where: str) -> Meld:
@@ -183,56 +204,72 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
 
 
 def _parse_hand(raw: Any, index: int) -> Hand:
-    _require(isinstance(raw, dict), f"hands[{index}] must be an object")
-    seat = raw.get("seat")
+    if not isinstance(raw, dict):
+        raise ScoringError("invalid-case", f"hands[{index}] must be an object")
+    get = raw.get
+    seat = get("seat")
     if seat not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"hands[{index}]: seat {seat!r} is not one of E, S, W, N")
     who = SEAT_NAMES[seat]
-    winner = raw.get("winner", False)
-    _require(isinstance(winner, bool), f"{who}: 'winner' must be true or false")
-    concealed = _tiles(raw.get("concealed"), f"{who}'s concealed tiles")
-    bonus_in_hand = [t for t in concealed if is_bonus(t)]
-    if bonus_in_hand:
+    winner = get("winner", False)
+    if not isinstance(winner, bool):
+        raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
+    concealed = _tiles(get("concealed"), f"{who}'s concealed tiles")
+    try:
+        counts = to_counts(concealed)
+    except KeyError:
+        bonus_in_hand = [t for t in concealed if is_bonus(t)]
         raise ScoringError(
             "invalid-case",
             f"{who}: flowers and seasons ({format_tiles(bonus_in_hand)}) belong in bonus_tiles",
-        )
-    melds_raw = raw.get("melds") or []
-    _require(isinstance(melds_raw, list), f"{who}: 'melds' must be a list")
+        ) from None
+    melds_raw = get("melds") or []
+    if not isinstance(melds_raw, list):
+        raise ScoringError("invalid-case", f"{who}: 'melds' must be a list")
     melds = [_parse_meld(m, f"{who}'s meld {i + 1}") for i, m in enumerate(melds_raw)]
-    winning_raw = raw.get("winning_tile")
+    meld_counts = to_counts([t for m in melds for t in m.tiles]) if melds else NO_TILES
+    winning_raw = get("winning_tile")
     winning_tile = None
-    if winning_raw not in (None, ""):
+    if type(winning_raw) is str and winning_raw in INDEX:
+        winning_tile = winning_raw
+    elif winning_raw not in (None, ""):
         codes = _tiles(winning_raw, f"{who}'s winning tile")
         if len(codes) != 1 or is_bonus(codes[0]):
             raise ScoringError("unknown-tile", f"{who}: the winning tile must be one tile, got {winning_raw!r}")
         winning_tile = codes[0]
-    win_by = raw.get("win_by")
+    win_by = get("win_by")
     if win_by is not None and win_by not in WIN_BY:
         raise ScoringError("invalid-case", f"{who}: win_by {win_by!r} is not one of {', '.join(WIN_BY)}")
-    flags = raw.get("flags") or []
-    _require(isinstance(flags, list), f"{who}: 'flags' must be a list")
-    unknown = [f for f in flags if f not in FLAGS]
-    if unknown:
-        raise ScoringError("invalid-case", f"{who}: unknown flag {unknown[0]!r}")
-    bonus = _tiles(raw.get("bonus_tiles"), f"{who}'s bonus tiles")
+    flags = get("flags") or []
+    if not isinstance(flags, list):
+        raise ScoringError("invalid-case", f"{who}: 'flags' must be a list")
+    for flag in flags:
+        if flag not in FLAGS:
+            raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
+    bonus_raw = get("bonus_tiles")
+    bonus = [] if _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
     not_bonus = [t for t in bonus if not is_bonus(t)]
     if not_bonus:
         raise ScoringError("unknown-tile", f"{who}: {not_bonus[0]} is not a flower or season")
-    return Hand(seat, winner, concealed, melds, winning_tile, win_by, frozenset(flags), bonus)
+    return Hand(seat, winner, concealed, melds, winning_tile, win_by, frozenset(flags), bonus, counts, meld_counts)
 
 
 def parse_case(raw: Any) -> Case:
     """Parse a vectors.json case (a dict) into a :class:`Case`, checking its structure."""
-    _require(isinstance(raw, dict), "a case must be a JSON object")
+    if not isinstance(raw, dict):
+        raise ScoringError("invalid-case", "a case must be a JSON object")
     ruleset = raw.get("ruleset")
-    _require(ruleset in RULESETS, f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
+    if ruleset not in RULESETS:
+        raise ScoringError("invalid-case", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
     kind = raw.get("kind")
-    _require(kind in CASE_KINDS, f"kind {kind!r} is not one of wash, penalty-false-mj, penalty-discarder")
+    if kind not in CASE_KINDS:
+        raise ScoringError("invalid-case", f"kind {kind!r} is not one of wash, penalty-false-mj, penalty-discarder")
     params = raw.get("params") or {}
-    _require(isinstance(params, dict), "'params' must be an object")
+    if not isinstance(params, dict):
+        raise ScoringError("invalid-case", "'params' must be an object")
     hands_raw = raw.get("hands")
-    _require(isinstance(hands_raw, list) and hands_raw, "'hands' must be a non-empty list")
+    if not (isinstance(hands_raw, list) and hands_raw):
+        raise ScoringError("invalid-case", "'hands' must be a non-empty list")
     if len(hands_raw) > 4:
         raise ScoringError("invalid-seat", f"{len(hands_raw)} hands given; a table seats four")
     seat_wind = raw.get("seat_wind")
@@ -262,23 +299,23 @@ def parse_case(raw: Any) -> Case:
 
 def validate_table(case: Case) -> None:
     """Checks across the whole table: seats, copies, winners, tile counts, winning tile."""
-    seats = Counter(h.seat for h in case.hands)
-    for seat, n in seats.items():
-        if n > 1:
-            raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
-    copies = Counter(t for h in case.hands for t in h.all_tiles())
-    for code, n in sorted(copies.items()):
-        if n > 4:
-            holders = [h.name for h in case.hands if code in h.all_tiles()]
-            raise ScoringError(
-                "too-many-copies",
-                f"{n} copies of {tile_name(code)} ({code}) on the table (held by {', '.join(holders)}); a set has 4",
-            )
-    bonus = Counter(t for h in case.hands for t in h.bonus_tiles)
-    for code, n in sorted(bonus.items()):
-        if n > 1:
-            raise ScoringError("too-many-copies", f"{tile_name(code)} ({code}) appears {n} times; a set has one")
-    winners = [h for h in case.hands if h.winner]
+    hands = case.hands
+    if len({h.seat for h in hands}) != len(hands):
+        seats = Counter(h.seat for h in hands)
+        for seat, n in seats.items():
+            if n > 1:
+                raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
+    on_table = hands[0].held_counts()
+    for hand in hands[1:]:
+        on_table = list(map(add, on_table, hand.held_counts()))
+    if max(on_table) > 4:
+        _too_many_copies(case)
+    bonus = [t for h in hands for t in h.bonus_tiles]
+    if len(set(bonus)) != len(bonus):
+        for code, n in sorted(Counter(bonus).items()):
+            if n > 1:
+                raise ScoringError("too-many-copies", f"{tile_name(code)} ({code}) appears {n} times; a set has one")
+    winners = [h for h in hands if h.winner]
     if len(winners) > 1:
         raise ScoringError(
             "multiple-winners", f"{' and '.join(h.name for h in winners)} are all marked as winners"
@@ -289,9 +326,21 @@ def validate_table(case: Case) -> None:
         _validate_winner(hand)
 
 
+def _too_many_copies(case: Case) -> None:
+    """Name the first kind (in code order) that the table holds more than four times."""
+    copies = Counter(t for h in case.hands for t in h.all_tiles())
+    for code, n in sorted(copies.items()):
+        if n > 4:
+            holders = [h.name for h in case.hands if code in h.all_tiles()]
+            raise ScoringError(
+                "too-many-copies",
+                f"{n} copies of {tile_name(code)} ({code}) on the table (held by {', '.join(holders)}); a set has 4",
+            )
+
+
 def _validate_winner(hand: Hand) -> None:
     expected = 14 + hand.declared_kongs()
-    held = len(hand.all_tiles())
+    held = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
     if held != expected:
         raise ScoringError(
             "wrong-tile-count",

@@ -8,25 +8,16 @@ pipeline; ``evaluate(case_dict) -> TableResult`` is the same with Python objects
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from . import settle
-from .arrange import (
-    INDEX,
-    Group,
-    decompositions,
-    hidden_quads,
-    is_nine_gates,
-    is_thirteen_orphans,
-    to_counts,
-    waits,
-    winning_roles,
-)
+from .arrange import Group, decompositions, hidden_quads, is_nine_gates, is_thirteen_orphans
 from .case import Case, Hand, ScoringError, parse_case
 from .rules import RULESETS, east_double, pung_chow_limit
-from .rules.common import HandScore, Winner
-from .tiles import is_head, wind_code
+from .rules.common import HandScore, Winner, WinningHand, meld_groups
+from .tiles import WIND_LETTERS, is_head
+
+WIND_CODE = {letter: f"{i + 1}z" for i, letter in enumerate(WIND_LETTERS)}  # 'E' -> '1z'
 
 SPECIAL_SHAPES = {
     "pung-chow": (),
@@ -54,75 +45,70 @@ class TableResult:
         return hand.seat if hand else None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.case.id is not None:
-            out["id"] = self.case.id
-        out["ruleset"] = self.case.ruleset
-        if self.case.kind:
-            out["kind"] = self.case.kind
-        out["winner"] = self.winner
+        case, hands = self.case, self.hands
+        out: dict[str, Any] = {} if case.id is None else {"id": case.id}
+        out["ruleset"] = case.ruleset
+        if case.kind:
+            out["kind"] = case.kind
         winner = self.winner
-        if winner is not None and list(self.hands) == [winner]:
-            scored = self.hands[winner]
+        out["winner"] = winner
+        if winner is not None and len(hands) == 1 and winner in hands:
+            scored = hands[winner]
             out["score"] = scored.score
             if scored.uncapped is not None:
                 out["uncapped_score"] = scored.uncapped
-            out["items"] = [list(i) for i in scored.items]
-            out["doubles"] = [list(d) for d in scored.doubles]
+            out["items"] = list(map(list, scored.items))
+            out["doubles"] = list(map(list, scored.doubles))
             out["limit_hand"] = scored.limit_hand
             out["payments_scope"] = "winner-only"
-        elif self.hands:
-            out["scores"] = {s: h.score for s, h in self.hands.items()}
-            out["items"] = {s: [list(i) for i in h.items] for s, h in self.hands.items()}
-            out["doubles"] = {s: [list(d) for d in h.doubles] for s, h in self.hands.items()}
-            out["limit_hand"] = self.hands[winner].limit_hand if winner in self.hands else None
-            uncapped = {s: h.uncapped for s, h in self.hands.items() if h.uncapped is not None}
+        elif hands:
+            out["scores"] = {s: h.score for s, h in hands.items()}
+            out["items"] = {s: list(map(list, h.items)) for s, h in hands.items()}
+            out["doubles"] = {s: list(map(list, h.doubles)) for s, h in hands.items()}
+            out["limit_hand"] = hands[winner].limit_hand if winner in hands else None
+            uncapped = {s: h.uncapped for s, h in hands.items() if h.uncapped is not None}
             if uncapped:
                 out["uncapped_scores"] = uncapped
             if winner is None:
                 out["payments_scope"] = "no-winner"
             else:
-                out["payments_scope"] = "full-table" if len(self.hands) == 4 else "partial-table"
-        out.update(self.extra)
+                out["payments_scope"] = "full-table" if len(hands) == 4 else "partial-table"
+        if self.extra:
+            out.update(self.extra)
         out["payments"] = self.payments
-        out["transfers"] = [list(t) for t in self.transfers]
+        out["transfers"] = list(map(list, self.transfers))
         return out
 
 
 def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list[Winner]:
     """Every arrangement of the winner's tiles, with every role the winning tile can play."""
-    own = wind_code(hand.seat)
-    rnd = wind_code(round_wind) if round_wind else None
-    meld_groups = tuple(Group(m.kind, m.tile, m.exposed, True) for m in hand.melds)
-    n_sets = 4 - len(meld_groups)
-    counts = to_counts(hand.concealed)
+    facts = WinningHand(hand, WIND_CODE[hand.seat], WIND_CODE[round_wind] if round_wind else None)
+    declared = meld_groups(hand)
+    n_sets = 4 - len(declared)
+    counts = hand.counts
     tile = hand.winning_tile if hand.win_by != "original-hand" else None
-
-    @lru_cache(maxsize=1)
-    def single_wait() -> bool:
-        if tile is None:
-            return False
-        pre = list(counts)
-        pre[INDEX[tile]] -= 1
-        held = [a + b for a, b in zip(pre, to_counts([t for m in hand.melds for t in m.tiles]))]
-        return len(waits(tuple(pre), n_sets, tuple(held), stop_after=2)) == 1
-
+    claimed = hand.win_by in ("discard", "robbing-kong")  # a pung the winning tile completes is exposed
     found: list[Winner] = []
     if n_sets >= 0:
-        for split in decompositions(counts, n_sets, 1):
-            roles = list(winning_roles(split, tile)) if tile else [None]
-            for role in roles:
-                groups = list(split)
-                if role is not None and groups[role].kind == "pung" and hand.win_by in ("discard", "robbing-kong"):
-                    groups[role] = Group("pung", groups[role].tile, exposed=True)
-                index = None if role is None else role + len(meld_groups)
-                found.append(Winner(hand, own, rnd, meld_groups + tuple(groups), index, single_wait))
-    if not meld_groups:
+        for split in decompositions(counts, n_sets, facts.shape):
+            if tile is None:
+                found.append(Winner(facts, declared + split, None))
+                continue
+            seen = set()
+            for role, group in enumerate(split):
+                if tile not in group.tiles or group in seen:
+                    continue
+                seen.add(group)
+                groups = split
+                if claimed and group.kind == "pung":
+                    groups = split[:role] + (Group.of("pung", group.tile, exposed=True),) + split[role + 1 :]
+                found.append(Winner(facts, declared + groups, role + len(declared)))
+    if not declared:
         shapes = SPECIAL_SHAPES[ruleset]
-        if "thirteen-orphans" in shapes and is_thirteen_orphans(counts):
-            found.append(Winner(hand, own, rnd, (), None, single_wait, special="thirteen-orphans"))
+        if shapes and is_thirteen_orphans(counts):
+            found.append(Winner(facts, (), None, special="thirteen-orphans"))
         if "nine-gates" in shapes and is_nine_gates(counts):
-            found.append(Winner(hand, own, rnd, (), None, single_wait, special="nine-gates"))
+            found.append(Winner(facts, (), None, special="nine-gates"))
     return found
 
 
@@ -136,35 +122,42 @@ def score_winner(hand: Hand, ruleset: str, params: dict, round_wind: str | None)
             f"{hand.name}'s tiles do not form four sets and a pair"
             + (" or a special hand" if SPECIAL_SHAPES[ruleset] else ""),
         )
+    if len(candidates) == 1:
+        return module.score_winner(candidates[0], params)
     scored = [module.score_winner(w, params) for w in candidates]
-    return max(scored, key=lambda s: (s.score, s.uncapped or 0, s.points))
+    return max(scored, key=_rank)
+
+
+def _rank(scored: HandScore) -> tuple[int, int, int]:
+    """Best arrangement first by score, then before the limit, then by points (the first wins ties)."""
+    return scored.score, scored.uncapped or 0, scored.points
 
 
 def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> tuple[HandScore, bool]:
     """A non-winner's score and whether it may collect from other losers (A28, A30)."""
-    expected = 13 + hand.declared_kongs() + hidden_quads(hand.concealed)
-    held = len(hand.all_tiles())
-    rnd = wind_code(round_wind) if round_wind else None
+    expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
+    held = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
+    rnd = WIND_CODE[round_wind] if round_wind else None
     if held != expected:
         if ruleset == "classical" and held < expected:
             # "They ... should [deduct their own score] if they had too few tiles": the hand
             # still counts against the others but collects nothing.
-            return RULESETS[ruleset].score_other(hand, wind_code(hand.seat), rnd, params), False
+            return RULESETS[ruleset].score_other(hand, WIND_CODE[hand.seat], rnd, params), False
         return HandScore.dead_hand(), False
-    return RULESETS[ruleset].score_other(hand, wind_code(hand.seat), rnd, params), True
+    return RULESETS[ruleset].score_other(hand, WIND_CODE[hand.seat], rnd, params), True
 
 
 def _score_ordinary(case: Case) -> TableResult:
     result = TableResult(case)
     collects: dict[str, bool] = {}
-    for hand in sorted(case.hands, key=lambda h: not h.winner):
-        if hand.winner:
-            result.hands[hand.seat] = score_winner(hand, case.ruleset, case.params, case.round_wind)
-        else:
+    winner = case.winner
+    if winner is not None:  # the winner's score comes first
+        result.hands[winner.seat] = score_winner(winner, case.ruleset, case.params, case.round_wind)
+    for hand in case.hands:
+        if not hand.winner:
             result.hands[hand.seat], collects[hand.seat] = score_other(
                 hand, case.ruleset, case.params, case.round_wind
             )
-    winner = case.winner
     scores = {seat: h.score for seat, h in result.hands.items()}
     double = east_double(case.ruleset, case.params)
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:

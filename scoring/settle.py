@@ -20,7 +20,7 @@ def _factor(a: str, b: str, east_double: bool) -> int:
 
 def net(transfers: list[Transfer]) -> dict[str, int]:
     """Net gain (+) or loss (-) per seat; always sums to zero."""
-    payments = {seat: 0 for seat in WIND_LETTERS}
+    payments = {"E": 0, "S": 0, "W": 0, "N": 0}
     for payer, payee, amount in transfers:
         payments[payer] -= amount
         payments[payee] += amount
@@ -44,9 +44,13 @@ def settle_hand(
     if winner is None:
         return transfers  # a drawn hand is not scored between players
     collects = collects or {}
+    score = scores[winner]
+    doubled = 2 * score if east_double else score
     for seat in WIND_LETTERS:
         if seat != winner:
-            transfers.append((seat, winner, scores[winner] * _factor(seat, winner, east_double)))
+            transfers.append((seat, winner, doubled if "E" in (seat, winner) else score))
+    if len(scores) == 1:
+        return transfers
     losers = [s for s in WIND_LETTERS if s in scores and s != winner]
     for a, b in combinations(losers, 2):
         diff = scores[a] - scores[b]

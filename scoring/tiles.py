@@ -15,6 +15,7 @@ exact inverses on canonical (sorted) input.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Iterable
 
@@ -132,7 +133,15 @@ def parse_tiles(text: str | Iterable[str], *, allow_back: bool = True) -> list[s
     return codes
 
 
+# Canonical strings (runs of valid digits, each closed by its lower-case suit letter) are split
+# by one regular expression; anything else goes through the character loop, which names errors.
+_CANONICAL = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+_RUN = re.compile(r"(\d+)([mpsz])")
+
+
 def _parse_string(text: str) -> list[str]:
+    if _CANONICAL.fullmatch(text):
+        return [digit + suit for digits, suit in _RUN.findall(text) for digit in digits]
     codes: list[str] = []
     digits = ""
     i, n = 0, len(text)

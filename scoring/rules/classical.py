@@ -142,7 +142,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if w.win_by == "robbing-kong":
         doubles.append(("robbing-kong", WINNER_DOUBLES["robbing-kong"]))
     tiles = w.tiles()
-    category = suit_category(tiles)
+    category = w.category
     if category in ("one-suit-with-honours", "all-one-suit"):
         doubles.append((category, WINNER_DOUBLES[category]))
     if all(is_head(t) for t in tiles) and any(is_honour(t) for t in tiles):

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
-from ..arrange import Group, hidden_sets_and_pairs
+from ..arrange import INDEX, Group, hidden_sets_and_pairs, is_single_wait, segment_keys
 from ..case import Hand
-from ..tiles import bonus_wind, is_dragon, is_head, is_wind
+from ..tiles import bonus_wind, is_dragon
 
 # Points for a pung or kong: (kind, is a head, concealed) -> points.  Shared by Harr's Part I,
 # the non-winning hands of Part II, and the classical rules (their tables agree).
@@ -23,7 +22,7 @@ SET_POINTS = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class HandScore:
     """An itemised score: points are summed, then doubled, then capped at the limit."""
 
@@ -36,15 +35,15 @@ class HandScore:
 
     @property
     def points(self) -> int:
-        return sum(p for _, p in self.items)
+        return sum([p for _, p in self.items])
 
     @property
     def doublings(self) -> int:
-        return sum(n for _, n in self.doubles)
+        return sum([n for _, n in self.doubles])
 
     def finish(self, limit: int | None) -> "HandScore":
         """Compute the final score from the items and doubles, capped at ``limit``."""
-        raw = self.points * 2 ** self.doublings
+        raw = self.points << self.doublings
         if limit is not None and raw > limit:
             self.score, self.uncapped = limit, raw
         else:
@@ -60,35 +59,72 @@ class HandScore:
         return cls(items=[("dead-hand", 0)], score=0, dead=True)
 
 
-@dataclass
+class WinningHand:
+    """What every arrangement of the winner's tiles shares, each worked out once when asked."""
+
+    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "shape", "_tiles",
+                 "_category", "_single_wait")
+
+    def __init__(self, hand: Hand, own_wind: str, round_wind: str | None):
+        self.hand, self.own_wind, self.round_wind = hand, own_wind, round_wind
+        self.win_by = hand.win_by or ""
+        self.winning_tile = hand.winning_tile
+        # Won on a tile the player drew himself (from the wall or the loose tiles).
+        self.drawn = self.win_by in ("self-draw", "loose-tile")
+        self.shape = segment_keys(hand.counts)  # the concealed tiles' segment keys and sizes
+        self._tiles: list[str] | None = None
+        self._category: str | None | bool = False
+        self._single_wait: bool | None = None
+
+    @property
+    def tiles(self) -> list[str]:
+        if self._tiles is None:
+            self._tiles = self.hand.all_tiles()
+        return self._tiles
+
+    @property
+    def category(self) -> str | None:
+        """The hand's :func:`suit_category`."""
+        if self._category is False:
+            self._category = suit_category(self.tiles)
+        return self._category
+
+    @property
+    def single_wait(self) -> bool:
+        """Exactly one kind completes the hand without the winning tile (A5)."""
+        if self._single_wait is None:
+            tile = self.winning_tile
+            self._single_wait = tile is not None and self.win_by != "original-hand" and is_single_wait(
+                self.hand.counts, INDEX[tile], self.hand.meld_counts, self.shape
+            )
+        return self._single_wait
+
+
 class Winner:
     """The winner's hand in one arrangement: groups with exposure resolved, and how it was won."""
 
-    hand: Hand
-    own_wind: str
-    round_wind: str | None
-    groups: tuple[Group, ...]
-    winning_index: int | None
-    single_wait: Callable[[], bool]  # whether exactly one kind completes the hand (lazy, shared)
-    special: str | None = None
+    __slots__ = ("facts", "hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "groups",
+                 "winning_index", "special", "sets", "pair", "has_chow")
 
-    @property
-    def win_by(self) -> str:
-        return self.hand.win_by or ""
-
-    @property
-    def winning_tile(self) -> str | None:
-        return self.hand.winning_tile
-
-    @property
-    def drawn(self) -> bool:
-        """Won on a tile the player drew himself (from the wall or the loose tiles)."""
-        return self.win_by in ("self-draw", "loose-tile")
-
-    def __post_init__(self) -> None:
-        self.sets: list[Group] = [g for g in self.groups if g.kind != "pair"]
-        self.pair: Group | None = next((g for g in self.groups if g.kind == "pair"), None)
-        self.has_chow: bool = any(g.kind == "chow" for g in self.groups)
+    def __init__(self, facts: WinningHand, groups: tuple[Group, ...], winning_index: int | None,
+                 special: str | None = None):
+        self.facts = facts
+        self.hand, self.own_wind, self.round_wind = facts.hand, facts.own_wind, facts.round_wind
+        self.win_by, self.winning_tile, self.drawn = facts.win_by, facts.winning_tile, facts.drawn
+        self.groups, self.winning_index, self.special = groups, winning_index, special
+        sets: list[Group] = []
+        pair = None
+        has_chow = False
+        for g in groups:
+            kind = g.kind
+            if kind == "pair":
+                if pair is None:
+                    pair = g
+            else:
+                sets.append(g)
+                if kind == "chow":
+                    has_chow = True
+        self.sets, self.pair, self.has_chow = sets, pair, has_chow
 
     @property
     def winning_group(self) -> Group | None:
@@ -97,29 +133,37 @@ class Winner:
     @property
     def only_place(self) -> bool:
         """Filling the only place to win (A5): exactly one kind completes the hand."""
-        return self.win_by != "original-hand" and self.single_wait()
+        return self.facts.single_wait
+
+    @property
+    def category(self) -> str | None:
+        return self.facts.category
 
     def tiles(self) -> list[str]:
-        return self.hand.all_tiles()
+        return self.facts.tiles
 
 
 def set_points(group: Group, table: dict = SET_POINTS) -> int:
-    return table[(group.kind, is_head(group.tile), not group.exposed)]
+    return table[group.points_key]
 
 
 def set_items(sets: list[Group], table: dict = SET_POINTS) -> list[tuple[str, int]]:
     """An item for every pung and kong (chows score nothing)."""
-    return [(set_label(g), set_points(g, table)) for g in sets if g.is_set_of_a_kind]
+    return [(g.label, table[g.points_key]) for g in sets if g.is_set_of_a_kind]
+
+
+def meld_groups(hand: Hand) -> tuple[Group, ...]:
+    return tuple(Group.of(m.kind, m.tile, m.exposed, True) for m in hand.melds)
 
 
 def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
     """A non-winner's sets (declared melds, then hidden triplets) and hidden pairs (A30)."""
-    hidden_sets, pairs = hidden_sets_and_pairs(hand.concealed)
-    return [Group(m.kind, m.tile, m.exposed, True) for m in hand.melds] + hidden_sets, pairs
+    hidden_sets, pairs = hidden_sets_and_pairs(hand.counts)
+    return list(meld_groups(hand)) + hidden_sets, pairs
 
 
 def set_label(group: Group) -> str:
-    return f"{group.kind}:{group.tile}:{'exposed' if group.exposed else 'concealed'}"
+    return group.label
 
 
 def suit_category(tiles: list[str]) -> str | None:
@@ -135,14 +179,18 @@ def suit_category(tiles: list[str]) -> str | None:
 
 
 def dragon_set_doubles(sets: list[Group]) -> list[tuple[str, int]]:
-    return [(f"dragon-set:{g.tile}", 1) for g in sets if g.is_set_of_a_kind and is_dragon(g.tile)]
+    return [(f"dragon-set:{g.tile}", 1) for g in sets if g.is_dragon and g.is_set_of_a_kind]
 
 
 def wind_sets(sets: list[Group], wind: str | None) -> list[Group]:
-    return [g for g in sets if g.is_set_of_a_kind and wind is not None and g.tile == wind]
+    if wind is None:
+        return []
+    return [g for g in sets if g.tile == wind and g.is_set_of_a_kind]
 
 
 def own_bonus_doubles(hand: Hand) -> list[tuple[str, int]]:
+    if not hand.bonus_tiles:
+        return []
     return [(f"own-bonus-tile:{f}", 1) for f in hand.bonus_tiles if bonus_wind(f) == hand.seat]
 
 
@@ -151,8 +199,8 @@ def is_scoring_pair_tile(tile: str, own_wind: str, round_wind: str | None) -> bo
 
 
 def count_wind_sets(sets: list[Group]) -> int:
-    return len({g.tile for g in sets if g.is_set_of_a_kind and is_wind(g.tile)})
+    return len({g.tile for g in sets if g.is_wind and g.is_set_of_a_kind})
 
 
 def count_dragon_sets(sets: list[Group]) -> int:
-    return len({g.tile for g in sets if g.is_set_of_a_kind and is_dragon(g.tile)})
+    return len({g.tile for g in sets if g.is_dragon and g.is_set_of_a_kind})

@@ -115,7 +115,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if len(items) == 1:
         items.append(("no-other-score", NO_OTHER_SCORE))
     doubles = _wind_and_dragon_doubles(w.sets, w.own_wind, w.round_wind)
-    category = suit_category(w.tiles())
+    category = w.category
     if category == "one-suit-with-honours":
         doubles.append((category, 1))
     elif category == "all-one-suit":
