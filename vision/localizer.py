@@ -43,6 +43,8 @@ class TileLocalizer:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
+        # worker threads sleep when idle: spinning ones steal the cores of a busy 2-core machine
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
         meta = path.with_suffix(".json")
