@@ -72,10 +72,11 @@ def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5,
                        margin: float = 0.0) -> list[TileQuad]:
     """One rotated rectangle per blob of tile core, grown back to the whole face.  `margin`:
     how far (heatmap pixels) the net's blobs spill over the true core on each side, measured on
-    validation photos and kept in the model's sidecar."""
+    validation photos and kept in the model's sidecar.  A blob as long as several tiles in a row
+    (cores of touching tiles the net ran together) is cut into that many tiles."""
     mask = (prob > threshold).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    quads = []
+    blobs = []  # (pixel centres, their probabilities, core rect) per blob
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < 6:
             continue
@@ -86,11 +87,16 @@ def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5,
             continue  # a faint blob: not what the net calls a tile
         ys, xs = np.nonzero(inside)
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32) + 0.5
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
-        rw, rh = max(1.0, rw + 1 - 2 * margin) / CORE, max(1.0, rh + 1 - 2 * margin) / CORE
-        if not (0.3 <= min(rw, rh) / max(rw, rh) <= 1.0):
+        blobs.append((pts, p, _core_rect(pts, margin)))
+    rects = []
+    pieces = _run_lengths([b[2] for b in blobs])
+    for (pts, p, rect), k in zip(blobs, pieces):
+        rects += [rect] if k == 1 else [_core_rect(part, margin) for part in _cut_run(pts, p, rect, k)]
+    quads = []
+    for (cx, cy), (long, short), angle in rects:
+        if short / long < 0.3:
             continue  # a long sliver (an edge, a cable), not a tile face
-        box = cv2.boxPoints(((cx * scale, cy * scale), (rw * scale, rh * scale), angle))
+        box = cv2.boxPoints(((cx * scale, cy * scale), (long / CORE * scale, short / CORE * scale), angle))
         q = TileQuad(box[[1, 2, 3, 0]].astype(np.float32))
         if q.width > q.height:
             q = q.rotated(1)
@@ -100,6 +106,81 @@ def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5,
         med = float(np.median(areas))
         quads = [q for q, a in zip(quads, areas) if a >= 0.25 * med]
     return quads
+
+
+def _core_rect(pts: np.ndarray, margin: float):
+    """((cx, cy), (long, short), angle of the long side) of a blob's pixels, less the spill."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+    rw, rh = max(1.0, rw + 1 - 2 * margin), max(1.0, rh + 1 - 2 * margin)
+    if rw < rh:
+        rw, rh, angle = rh, rw, angle + 90.0
+    return (cx, cy), (rw, rh), angle
+
+
+#: a blob is one tile when its sides are within this fraction of a single tile core's
+SIZE_TOLERANCE = 0.3
+#: tiles in a row stand this many tile widths apart, centre to centre (measured on synthetic
+#: tables and hust-riichi: touching faces plus the small gaps players leave)
+PITCH = 1.1
+#: runs are cut only where a tile core is at least this wide (heatmap pixels; tiles about 17
+#: pixels wide in the looked-at image): smaller blobs are not measured reliably
+MIN_SPLIT_CORE = 5.0
+
+
+def _run_lengths(rects: list) -> list[int]:
+    """How many touching tiles each blob holds (1 for most).
+
+    Most blobs are single tiles, so a single tile's core is measured from the smaller blobs:
+    those within 30% of the 30th-percentile area give its short side w and long side h.  A blob
+    covering at least 1.6 such areas whose short side matches h and whose long side fits n cores
+    spaced PITCH tile widths apart is n upright tiles side by side; one whose short side matches
+    w and long side fits n cores spaced PITCH tile heights apart is n tiles lying sideways (or a
+    column of them).  Shape alone cannot tell: a tile seen at a slant is as long as two, but it
+    has one tile's area."""
+    if len(rects) < 3:
+        return [1] * len(rects)
+    areas = np.array([r[1][0] * r[1][1] for r in rects])
+    ref = float(np.sort(areas)[int(0.3 * (len(areas) - 1))])
+    alike = [r for r, a in zip(rects, areas) if abs(a - ref) <= 0.3 * ref]
+    w = float(np.median([r[1][1] for r in alike]))
+    h = float(np.median([r[1][0] for r in alike]))
+    if w < MIN_SPLIT_CORE:
+        return [1] * len(rects)  # tiles too small for the net's trained range: a closer look will come
+    out = []
+    for (_, (long, short), _), area in zip(rects, areas):
+        pieces = 1
+        if area >= 1.6 * w * h:
+            for across, along in ((h, w), (w, h)):
+                if abs(short - across) > SIZE_TOLERANCE * across:
+                    continue
+                pitch = PITCH * along / CORE
+                k = int(round((long - along) / pitch)) + 1
+                if k >= 2 and abs((k - 1) * pitch + along - long) < 0.4 * pitch:
+                    pieces = k
+                    break
+        out.append(pieces)
+    return out
+
+
+def _cut_run(pts: np.ndarray, p: np.ndarray, rect, k: int) -> list[np.ndarray]:
+    """A run blob's pixels cut into `k` tiles across its long axis: each cut goes to the faintest
+    place (the net's probability dips between tiles, and deepest at a gap between sets) within a
+    quarter tile of where equal spacing would put it."""
+    (cx, cy), (long, _), angle = rect
+    a = np.deg2rad(angle)
+    t = (pts[:, 0] - cx) * np.cos(a) + (pts[:, 1] - cy) * np.sin(a)
+    lo = float(t.min())
+    bins = np.floor(t - lo).astype(np.int64)
+    profile = np.bincount(bins, weights=p) / np.maximum(np.bincount(bins), 1)
+    span = float(t.max()) - lo
+    cuts = []
+    for j in range(1, k):
+        want = span * j / k
+        a0, a1 = int(max(0, want - 0.25 * span / k)), int(min(len(profile) - 1, want + 0.25 * span / k))
+        cuts.append(lo + a0 + int(np.argmin(profile[a0:a1 + 1])) + 0.5)
+    edges = [-np.inf] + cuts + [np.inf]
+    parts = [pts[(t >= edges[j]) & (t < edges[j + 1])] for j in range(k)]
+    return [part for part in parts if len(part) >= 3]
 
 
 @lru_cache(maxsize=1)

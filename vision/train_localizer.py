@@ -5,8 +5,14 @@ Data: synthetic tables (datasets/synth_table.py; a folder of table_*.jpg + .json
 split datasets/splits/hust-riichi.json; test photos are never read).  The target of each tile is
 its face shrunk to CORE about its centre, drawn at half resolution.
 
-    python -m datasets.synth_table /tmp/tables --count 300 --width 1024 --height 768
-    python -m vision.train_localizer --synth /tmp/tables --minutes 35
+    python -m datasets.synth_table /tmp/tables --count 300 --width 1024 --height 768 --art mixed
+    python -m datasets.synth_table /tmp/check --count 30 --width 1280 --height 960 --art mixed --seed 9
+    python -m vision.train_localizer --synth /tmp/tables --check /tmp/check --minutes 35
+
+After training, the blob margin (how far the net's blobs spill past the true tile cores) is
+measured on the hust-riichi VALIDATION photos and the `--check` tables, so that the tiles found
+come out their true size (the layout reads gaps between tiles against tile widths), and kept in
+the model's sidecar.  `--calibrate-only` re-measures it for an existing model.
 """
 
 from __future__ import annotations
@@ -101,6 +107,37 @@ def _sample(rng, img, quads, tile_w):
     return x.transpose(2, 0, 1).astype(np.float32), y.astype(np.float32)
 
 
+def measure_margin(model_path: Path, samples: list[tuple[np.ndarray, list[np.ndarray]]]) -> dict:
+    """The blob margin (heatmap pixels) that makes found tiles their true size: each image is
+    scaled so its tiles are TILE_W_TARGET wide (as vision.detect looks at them), tiles are found
+    with no margin, and each found tile's sides are compared with the true tile it overlaps."""
+    from vision.localizer import TILE_W_TARGET, TileLocalizer, quads_from_heatmap
+
+    loc = TileLocalizer(model_path)
+    excess = []
+    for img, quads in samples:
+        if not quads:
+            continue
+        s = TILE_W_TARGET / _tile_width(quads)
+        small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        prob = loc.heatmap(small)
+        found = quads_from_heatmap(prob, scale=small.shape[1] / prob.shape[1], margin=0.0)
+        centres = np.array([q.mean(axis=0) * s for q in quads])
+        for f in found:
+            d = np.linalg.norm(centres - f.center, axis=1)
+            j = int(np.argmin(d))
+            q = quads[j] * s
+            sides = sorted([np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])])
+            if d[j] > 0.3 * sides[0]:
+                continue
+            got = sorted([f.width, f.height])
+            # found side = (raw core + 1 - 2 margin) / CORE * 2 (heatmap at half size)
+            excess += [(got[k] - sides[k]) * CORE / 4 for k in (0, 1)]
+    if not excess:
+        return {"blob_margin": 0.0, "tiles": 0}
+    return {"blob_margin": round(float(np.median(excess)), 2), "tiles": len(excess) // 2}
+
+
 def build_net():
     import torch
     from torch import nn
@@ -147,12 +184,15 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     ap.add_argument("--synth-share", type=float, default=0.5,
                     help="share of training crops taken from synthetic tables")
-    ap.add_argument("--blob-margin", type=float, default=1.5,
-                    help="how far the net's blobs spill past the true core (heatmap pixels); "
-                         "choose it by recall on the hust-riichi VALIDATION photos")
+    ap.add_argument("--check", type=Path, nargs="*", default=[],
+                    help="folder(s) of synthetic tables NOT trained on, to measure the blob margin")
+    ap.add_argument("--calibrate-only", action="store_true",
+                    help="only re-measure the blob margin of the model at --out and update its sidecar")
     args = ap.parse_args(argv)
     import torch
 
+    if args.calibrate_only:
+        return _calibrate(args.out, args.check)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -203,10 +243,24 @@ def main(argv=None) -> int:
                       dynamic_axes={"image": {2: "h", 3: "w"}, "core": {2: "h2", 3: "w2"}},
                       opset_version=17, dynamo=False)
     args.out.with_suffix(".json").write_text(json.dumps({
-        "core": CORE, "blob_margin": args.blob_margin, "mean": MEAN.tolist(), "std": STD.tolist(), "stride": 16, "output_scale": 0.5,
+        "core": CORE, "blob_margin": 0.0, "mean": MEAN.tolist(), "std": STD.tolist(), "stride": 16, "output_scale": 0.5,
         "trained_on": {"hust_riichi_train_photos": len(hust), "synthetic_tables": len(synth)},
         "steps": step, "batch": args.batch}, indent=1) + "\n")
     print(f"wrote {args.out} after {step} steps")
+    return _calibrate(args.out, args.check)
+
+
+def _calibrate(model: Path, check: list[Path]) -> int:
+    """Measure the blob margin on validation photos and check tables; write it to the sidecar."""
+    samples = _load_hust("validation") + [s for folder in check for s in _load_synth(folder)]
+    res = measure_margin(model, samples)
+    meta_path = model.with_suffix(".json")
+    meta = json.loads(meta_path.read_text())
+    meta["blob_margin"] = res["blob_margin"]
+    meta["blob_margin_measured_on"] = (f"{res['tiles']} tiles of the hust-riichi validation photos and "
+                                       f"{sum(len(list(Path(f).glob('*.json'))) for f in check)} check tables")
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"blob margin {res['blob_margin']} heatmap pixels (from {res['tiles']} tiles)")
     return 0
 
 
