@@ -89,9 +89,9 @@ def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5,
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32) + 0.5
         blobs.append((pts, p, _core_rect(pts, margin)))
     rects = []
-    pieces = _run_lengths([b[2] for b in blobs])
-    for (pts, p, rect), k in zip(blobs, pieces):
-        rects += [rect] if k == 1 else [_core_rect(part, margin) for part in _cut_run(pts, p, rect, k)]
+    runs = _run_lengths([b[2] for b in blobs])
+    for (pts, p, rect), (k, core_len) in zip(blobs, runs):
+        rects += [rect] if k == 1 else _cut_run(pts, p, rect, k, core_len)
     quads = []
     for (cx, cy), (long, short), angle in rects:
         if short / long < 0.3:
@@ -127,8 +127,9 @@ PITCH = 1.1
 MIN_SPLIT_CORE = 5.0
 
 
-def _run_lengths(rects: list) -> list[int]:
-    """How many touching tiles each blob holds (1 for most).
+def _run_lengths(rects: list) -> list[tuple[int, float]]:
+    """How many touching tiles each blob holds (1 for most), and a single core's length along
+    the blob's long side.
 
     Most blobs are single tiles, so a single tile's core is measured from the smaller blobs:
     those within 30% of the 30th-percentile area give its short side w and long side h.  A blob
@@ -138,17 +139,17 @@ def _run_lengths(rects: list) -> list[int]:
     column of them).  Shape alone cannot tell: a tile seen at a slant is as long as two, but it
     has one tile's area."""
     if len(rects) < 3:
-        return [1] * len(rects)
+        return [(1, 0.0)] * len(rects)
     areas = np.array([r[1][0] * r[1][1] for r in rects])
     ref = float(np.sort(areas)[int(0.3 * (len(areas) - 1))])
     alike = [r for r, a in zip(rects, areas) if abs(a - ref) <= 0.3 * ref]
     w = float(np.median([r[1][1] for r in alike]))
     h = float(np.median([r[1][0] for r in alike]))
     if w < MIN_SPLIT_CORE:
-        return [1] * len(rects)  # tiles too small for the net's trained range: a closer look will come
+        return [(1, 0.0)] * len(rects)  # tiles too small for the net's trained range: a closer look will come
     out = []
     for (_, (long, short), _), area in zip(rects, areas):
-        pieces = 1
+        pieces, core_len = 1, 0.0
         if area >= 1.6 * w * h:
             for across, along in ((h, w), (w, h)):
                 if abs(short - across) > SIZE_TOLERANCE * across:
@@ -156,31 +157,55 @@ def _run_lengths(rects: list) -> list[int]:
                 pitch = PITCH * along / CORE
                 k = int(round((long - along) / pitch)) + 1
                 if k >= 2 and abs((k - 1) * pitch + along - long) < 0.4 * pitch:
-                    pieces = k
+                    pieces, core_len = k, along
                     break
-        out.append(pieces)
+        out.append((pieces, core_len))
     return out
 
 
-def _cut_run(pts: np.ndarray, p: np.ndarray, rect, k: int) -> list[np.ndarray]:
-    """A run blob's pixels cut into `k` tiles across its long axis: each cut goes to the faintest
-    place (the net's probability dips between tiles, and deepest at a gap between sets) within a
-    quarter tile of where equal spacing would put it."""
-    (cx, cy), (long, _), angle = rect
+def _cut_run(pts: np.ndarray, p: np.ndarray, rect, k: int, core_len: float) -> list:
+    """A run blob cut into `k` tile cores along its long axis.  Each cut goes to the faintest
+    place (the net's probability dips between tiles, deepest at a gap between sets) within a
+    quarter tile of where equal spacing would put it.  Each piece is one core long, laid against
+    the blob's end (end pieces) or centred between its cuts; its angle and its place across the
+    row come from its own pixels, which follow the row's slant under perspective."""
+    (cx, cy), (long, short), angle = rect
     a = np.deg2rad(angle)
-    t = (pts[:, 0] - cx) * np.cos(a) + (pts[:, 1] - cy) * np.sin(a)
-    lo = float(t.min())
+    axis = np.array([np.cos(a), np.sin(a)])
+    t = (pts[:, 0] - cx) * axis[0] + (pts[:, 1] - cy) * axis[1]
+    lo, hi = float(t.min()), float(t.max()) + 1.0
     bins = np.floor(t - lo).astype(np.int64)
     profile = np.bincount(bins, weights=p) / np.maximum(np.bincount(bins), 1)
-    span = float(t.max()) - lo
+    span = hi - lo
     cuts = []
     for j in range(1, k):
         want = span * j / k
-        a0, a1 = int(max(0, want - 0.25 * span / k)), int(min(len(profile) - 1, want + 0.25 * span / k))
-        cuts.append(lo + a0 + int(np.argmin(profile[a0:a1 + 1])) + 0.5)
-    edges = [-np.inf] + cuts + [np.inf]
-    parts = [pts[(t >= edges[j]) & (t < edges[j + 1])] for j in range(k)]
-    return [part for part in parts if len(part) >= 3]
+        a0 = int(max(0, want - 0.25 * span / k))
+        a1 = int(min(len(profile) - 1, want + 0.25 * span / k))
+        window = profile[a0:a1 + 1]
+        faint = np.nonzero(window <= window.min() + 0.02)[0]
+        cuts.append(lo + a0 + float(np.mean(faint)) + 0.5)
+    edges = [lo] + cuts + [hi]
+    out = []
+    for j in range(k):
+        part = pts[(t >= edges[j]) & (t < edges[j + 1])]
+        if len(part) < 3:
+            continue
+        if j == 0:
+            mid = lo + core_len / 2
+        elif j == k - 1:
+            mid = hi - core_len / 2
+        else:
+            mid = (edges[j] + edges[j + 1]) / 2
+        (px, py), (rw, rh), pa = cv2.minAreaRect(part)
+        # the piece's own slant (its side nearer the run's axis), its own place across the row
+        pa = pa if abs(((pa - angle + 45) % 90) - 45) < 20 else angle
+        pa = angle + ((pa - angle + 45) % 90) - 45
+        perp = np.array([-axis[1], axis[0]])
+        across = (px - cx) * perp[0] + (py - cy) * perp[1]
+        centre = np.array([cx, cy]) + mid * axis + across * perp
+        out.append(((float(centre[0]), float(centre[1])), (core_len, short), float(pa)))
+    return out
 
 
 @lru_cache(maxsize=1)

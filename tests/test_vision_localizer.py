@@ -1,0 +1,62 @@
+"""The localiser's geometry: heatmap blobs to tile quads, runs of touching tiles cut apart."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.localizer import CORE, quads_from_heatmap
+
+
+def _heatmap(cores: list[tuple[float, float, float, float]], size=(200, 300), merged: bool = False,
+             dip: float = 0.9) -> np.ndarray:
+    """A heatmap with a filled rectangle (x, y, w, h) per tile core.  `merged`: the net ran the
+    cores of these touching tiles together, filling the gaps between them with `dip`."""
+    prob = np.zeros(size, np.float32)
+    for x, y, w, h in cores:
+        prob[int(y):int(y + h), int(x):int(x + w)] = 1.0
+    if merged:
+        for (x, y, w, h), (x2, _y2, _w2, _h2) in zip(cores, cores[1:]):
+            prob[int(y):int(y + h), int(x + w):int(x2)] = dip
+    return prob
+
+
+def test_single_tiles_come_out_one_each():
+    cores = [(20 + 14 * i, 40, 7, 10) for i in range(6)]  # gaps between cores: separate blobs
+    quads = quads_from_heatmap(_heatmap(cores), scale=2.0)
+    assert len(quads) == 6
+    widths = sorted(q.width for q in quads)
+    assert abs(np.median(widths) - 2.0 * 7 / CORE) < 2.5
+
+
+def test_a_run_of_touching_tiles_is_cut_into_its_tiles():
+    singles = [(20 + 14 * i, 40, 7, 10) for i in range(5)]
+    # four touching tiles (a tile apart: core width / CORE, plus a little) run together
+    pitch = 7 / CORE * 1.1
+    run = [(30 + pitch * i, 100, 7, 10) for i in range(4)]
+    prob = _heatmap(singles) + _heatmap(run, merged=True)
+    quads = quads_from_heatmap(prob, scale=2.0)
+    assert len(quads) == 9
+    run_quads = sorted((q for q in quads if q.center[1] > 150), key=lambda q: q.center[0])
+    xs = [q.center[0] / 2.0 for q in run_quads]  # back in heatmap pixels
+    assert np.allclose(np.diff(xs), pitch, atol=1.5), xs
+
+
+def test_a_slanted_single_tile_is_not_cut():
+    """A tile seen at a steep angle is as long as two, but has one tile's area."""
+    singles = [(20 + 14 * i, 40, 7, 10) for i in range(5)]
+    slanted = [(60, 110, 14, 5)]
+    quads = quads_from_heatmap(_heatmap(singles) + _heatmap(slanted), scale=2.0)
+    assert len(quads) == 6
+
+
+def test_a_cut_follows_the_gap_between_sets():
+    """Two sets whose cores the net joined across the gap: the cut goes to the deepest dip."""
+    singles = [(20 + 14 * i, 40, 7, 10) for i in range(5)]
+    prob = _heatmap(singles)
+    prob[100:110, 30:49] = 1.0  # one blob, two cores a tile apart, the seam off-centre
+    prob[100:110, 37:39] = 0.6
+    quads = quads_from_heatmap(prob, scale=2.0)
+    run = sorted((q for q in quads if q.center[1] > 150), key=lambda q: q.center[0])
+    assert len(run) == 2
+    assert run[0].center[0] / 2.0 < 37 < run[1].center[0] / 2.0
