@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 
+import cv2
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from vision import ImageError, load_image
+from vision.io import load_photo
 
 
 def _encode(img: Image.Image, fmt: str, **kw) -> bytes:
@@ -70,3 +72,41 @@ def test_decompression_bomb_is_refused_before_decoding():
     with pytest.raises(ImageError) as err:
         load_image(bomb)
     assert err.value.code == "too-large" and "pixels" in err.value.message
+
+
+def _patterned(w=96, h=64, block=8) -> np.ndarray:
+    """Random RGB blocks, which no flip or quarter turn maps onto itself (and JPEG keeps)."""
+    rng = np.random.default_rng(0)
+    return cv2.resize((rng.random((h // block, w // block, 3)) * 255).astype(np.uint8), (w, h),
+                      interpolation=cv2.INTER_NEAREST)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_every_exif_orientation_matches_pillow(orientation):
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(Image.fromarray(_patterned()), "JPEG", exif=exif.tobytes(), quality=95)
+    want = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB"))[:, :, ::-1]
+    got = load_image(data)
+    assert got.shape == want.shape
+    assert np.abs(got.astype(int) - want).mean() < 2.0
+
+
+@pytest.mark.parametrize("orientation", [1, 6])
+def test_big_jpeg_decoded_at_reduced_size_with_scale(orientation):
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(Image.fromarray(_patterned(960, 640, block=64)), "JPEG", exif=exif.tobytes(), quality=95)
+    img, scale = load_photo(data, max_side=200)
+    assert scale == 4.0  # 960 / 4 = 240 >= 200; 960 / 8 = 120 would be too small
+    assert img.shape[:2] == ((160, 240) if orientation == 1 else (240, 160))
+    full = load_image(data)
+    small = cv2.resize(full, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.abs(img.astype(int) - small).mean() < 6.0
+
+
+def test_truncated_jpeg_is_refused_not_filled_with_grey():
+    data = _encode(Image.fromarray(_patterned(400, 304)), "JPEG")
+    with pytest.raises(ImageError) as err:
+        load_image(data[: int(len(data) * 0.9)])
+    assert err.value.code == "corrupt"
