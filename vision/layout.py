@@ -54,10 +54,19 @@ class TableLayout:
     rotation: float  # the photo's rotation against its edges, degrees
 
 
+def _sizes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Widths and heights of N quads' corners (N x 4 x 2), as TileQuad.width and .height."""
+    side = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2)  # p0p1, p1p2, p2p3, p3p0
+    return (side[:, 0] + side[:, 2]) / 2, (side[:, 1] + side[:, 3]) / 2
+
+
 def _dominant_rotation(quads: list[TileQuad]) -> float:
     """The tiles' common rotation modulo 90 degrees (radians, in (-pi/4, pi/4])."""
-    angles = np.array([np.arctan2(q.up[1], q.up[0]) for q in quads])
-    weights = np.array([q.width * q.height for q in quads])
+    c = np.stack([q.corners for q in quads])
+    up = (c[:, 0] + c[:, 1] - c[:, 2] - c[:, 3]) / 2
+    angles = np.arctan2(up[:, 1], up[:, 0])
+    w, h = _sizes(c)
+    weights = w.astype(np.float64) * h
     z = np.sum(weights * np.exp(4j * angles))
     phi = np.angle(z) / 4  # up = (0,-1) has angle -pi/2, and 4*(-pi/2) = -2pi: zero rotation
     return float((phi + np.pi / 4) % (np.pi / 2) - np.pi / 4)
@@ -130,17 +139,21 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
     """Label every quad so p0-p1 is its short side.  Far tiles in a steep photo look almost
     square; their short side is then taken to be the one facing their nearest neighbour
     (tiles in a row touch side by side)."""
-    quads = [q if q.width <= q.height else q.rotated(1) for q in quads]
-    centers = np.array([q.center for q in quads]) if quads else np.zeros((0, 2))
+    if not quads:
+        return []
+    w, h = _sizes(np.stack([q.corners for q in quads]))
+    quads = [q if w[i] <= h[i] else q.rotated(1) for i, q in enumerate(quads)]
+    short, long = np.minimum(w, h), np.maximum(w, h)
+    centers = np.array([q.center for q in quads])
     out = []
     for i, q in enumerate(quads):
-        if q.width < 0.85 * q.height or len(quads) < 2:
+        if short[i] < 0.85 * long[i] or len(quads) < 2:
             out.append(q)
             continue
         d = np.linalg.norm(centers - centers[i], axis=1)
         d[i] = np.inf
         j = int(np.argmin(d))
-        if d[j] > 2.0 * q.height:
+        if d[j] > 2.0 * long[i]:
             out.append(q)
             continue
         v = centers[j] - centers[i]
@@ -150,6 +163,15 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
         b = abs(v @ along) / (np.linalg.norm(along) + 1e-9)
         out.append(q.rotated(1) if b > a else q)
     return out
+
+
+def _turn_towards(corners: np.ndarray, direction: np.ndarray) -> int:
+    """The quarter turns k for which TileQuad.rotated(k).up points most nearly along
+    `direction` (the four relabellings' up vectors, computed at once)."""
+    c = corners.astype(np.float32)
+    v = np.stack([c[k % 4] + c[(k + 1) % 4] - c[(k + 2) % 4] - c[(k + 3) % 4] for k in range(4)]) / 2
+    ups = v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
+    return int(np.argmax(ups @ direction))
 
 
 def _cluster_1d(values: np.ndarray, gap: float) -> list[list[int]]:
@@ -168,14 +190,12 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         return TableLayout([], [], [], [], 0.0)
     quads = _settle_widths(quads)
     rot = _dominant_rotation(quads)
-    corners = [_rotate(q.corners.astype(np.float64), -rot) for q in quads]
-    rq = [TileQuad(c.astype(np.float32)) for c in corners]
-    centers = np.array([q.center for q in rq], np.float64)
-    w = np.array([q.width for q in rq])
-    h = np.array([q.height for q in rq])
+    rc = _rotate(np.stack([q.corners for q in quads]).astype(np.float64), -rot).astype(np.float32)
+    centers = rc.mean(axis=1).astype(np.float64)
+    w, h = (a.astype(np.float64) for a in _sizes(rc))
     # the row runs along a tile's top and bottom edges (under perspective these are not square
     # to its sides), so measure along the edges and square to them
-    u = np.array([(q.corners[1] - q.corners[0] + q.corners[2] - q.corners[3]) / 2 for q in rq], np.float64)
+    u = ((rc[:, 1] - rc[:, 0] + rc[:, 2] - rc[:, 3]) / 2).astype(np.float64)
     u /= np.linalg.norm(u, axis=1, keepdims=True) + 1e-9
     n = np.stack([-u[:, 1], u[:, 0]], axis=1)
     vertical = np.abs(n[:, 1]) >= np.abs(n[:, 0])  # long axis up-down in the photo
@@ -240,7 +260,7 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         pts = centers[members]
         axis = pts[-1] - pts[0] if len(members) == 2 else np.linalg.svd(pts - pts.mean(axis=0))[2][0]
         axis = axis / (np.linalg.norm(axis) + 1e-9)
-        ext = np.array([np.ptp(np.asarray(rq[t].corners, np.float64) @ axis) for t in members])
+        ext = np.ptp(rc[members].astype(np.float64) @ axis, axis=1)
         # compare each tile with its nearest run mates (perspective changes sizes along a run)
         for k in range(len(members)):
             d = np.linalg.norm(pts - pts[k], axis=1)
@@ -251,15 +271,13 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
     # orient every tile for its seat and spot the sideways ones
     out_quads, sideways = [], []
     for i, q in enumerate(quads):
-        up = _rotate(UP[position[i]][None, :], rot)[0]
-        best = max(range(4), key=lambda k: float(q.rotated(k).up @ up))
-        cand = q.rotated(best)
         side = i in turned
         if side:
             # a quarter-turned tile: its top as the player sees it points to the player's left
-            left = -_rotate(RIGHT[position[i]][None, :], rot)[0]
-            best = max(range(4), key=lambda k: float(q.rotated(k).up @ left))
-            cand = q.rotated(best)
+            toward = -_rotate(RIGHT[position[i]][None, :], rot)[0]
+        else:
+            toward = _rotate(UP[position[i]][None, :], rot)[0]
+        cand = q.rotated(_turn_towards(q.corners, toward))
         out_quads.append(cand)
         sideways.append(bool(side))
     # seats: groups ordered by the player's view
