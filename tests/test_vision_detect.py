@@ -108,3 +108,33 @@ def test_real_photos_recall():
         recall, extra = _recall([t["box"] for t in label["tiles"]], [q.box for q in quads])
         assert recall >= 0.97, f"{name}: found {recall:.0%} of {len(label['tiles'])} tiles"
         assert extra <= 1, f"{name}: {extra} detections that are not tiles"
+
+
+def test_shrinking_by_halves_matches_one_area_resize():
+    img = random_surface(np.random.default_rng(4), 1500, 2000, "cloth")
+    from vision.detect import _resized
+
+    small = _resized(img, 0.16)
+    direct = cv2.resize(img, (320, 240), interpolation=cv2.INTER_AREA)
+    assert small.shape == direct.shape
+    assert np.abs(small.astype(int) - direct).mean() < 2.0
+
+
+def test_closer_look_regions_follow_the_rows():
+    """Regions round what the first look marked: a row and a column meeting at a corner stay two
+    boxes (one round both would be mostly cloth); runs along one line join; nothing marked: None."""
+    from vision.detect import _regions
+
+    prob = np.zeros((300, 400), np.float32)
+    prob[20:30, 50:350] = 0.9  # a row along the top
+    prob[40:280, 360:370] = 0.9  # a column down the right side
+    prob[250:260, 50:150] = 0.9  # two runs on one line at the bottom
+    prob[250:260, 158:250] = 0.9
+    boxes = _regions(prob, (600, 800), tile_w=10.0)  # image pixels are twice the heatmap's
+    assert len(boxes) == 3
+    for x0, y0, x1, y1 in boxes:
+        assert 0 <= x0 < x1 <= 800 and 0 <= y0 < y1 <= 600
+    assert any(x0 <= 100 and x1 >= 500 and y0 <= 500 and y1 >= 520 for x0, y0, x1, y1 in boxes)
+    assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.35 * 600 * 800
+    assert _regions(np.zeros((300, 400), np.float32), (600, 800), 10.0) is None
+    assert _regions(np.full((300, 400), 0.9, np.float32), (600, 800), 10.0) is None

@@ -1,25 +1,52 @@
-"""Find the tiles in a photo: the localiser looks once at a small size to measure the tiles,
-then, if they are far from the size it was trained on, once more at the size that fits."""
+"""Find the tiles in a photo.  The localiser looks once at the whole photo at a small size: that
+look measures the tiles and marks where they lie.  If the tiles are far from the size the net was
+trained on, it looks again at the size that fits, but only at the places the first look marked
+(a table photo is mostly cloth), so a 12-megapixel photo costs little more than a small one.  A
+place is grown wherever the closer look finds a tile at its edge: tiles the small first look
+missed (they are often barely ten pixels wide there) lie next to ones it saw."""
 
 from __future__ import annotations
+
+import math
 
 import cv2
 import numpy as np
 
-from vision.localizer import TILE_W_TARGET, default_localizer
+from vision.localizer import TILE_W_TARGET, TileLocalizer, default_localizer, quads_from_heatmap
 from vision.quad import TileQuad
 
 #: first look at the photo with its long side this long
 FIRST_LOOK = 640
 #: never look at more than this (a 12 MP table photo with tiny tiles)
 MAX_LOOK = 1920
+#: first-look heatmap probability that marks a place worth a closer look: well under the blob
+#: threshold, since tiles too small to be found at the first look still light up faintly
+REGION_THRESHOLD = 0.1
+#: a closer look reaches this many tile widths past what the first look marked
+REGION_MARGIN = 2.5
+#: a tile found this many tile widths from a region's edge may have neighbours beyond it: the
+#: region grows by REGION_GROW tile widths on that side and is looked at again
+REGION_EDGE = 0.75
+REGION_GROW = 3.0
+#: times one region may grow
+REGION_GROWTHS = 6
+#: when the regions (grown ones counted as often as looked at) cover more of the photo than
+#: this, one look at the whole photo is as cheap
+REGION_MAX_FRACTION = 0.6
 
 
 def _resized(img: np.ndarray, scale: float) -> np.ndarray:
+    """The image scaled by `scale`; shrinking averages pixels (INTER_AREA), halving first where
+    it can, because OpenCV halves exactly in a fraction of the time an odd ratio takes."""
     if abs(scale - 1.0) < 1e-3:
         return img
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
+    h, w = img.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    if scale > 1:
+        return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
+    while img.shape[1] >= 2 * size[0] and img.shape[0] >= 2 * size[1]:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA) if img.shape[1::-1] != size else img
 
 
 def _consistent(quads: list[TileQuad]) -> bool:
@@ -29,27 +56,187 @@ def _consistent(quads: list[TileQuad]) -> bool:
     return (p75 - p25) < 0.4 * p50
 
 
+def _median_width(quads: list[TileQuad]) -> float:
+    return float(np.median([q.width for q in quads]))
+
+
+def _look(loc, img: np.ndarray, scale: float) -> tuple[list[TileQuad], np.ndarray | None]:
+    """Quads (in img's pixels) from one look at the whole image at `scale`, and the heatmap when
+    the localiser is the bundled kind (the same steps as TileLocalizer.find, keeping the map)."""
+    small = _resized(img, scale)
+    if isinstance(loc, TileLocalizer):
+        prob = loc.heatmap(small)
+        quads = quads_from_heatmap(prob, scale=small.shape[1] / prob.shape[1],
+                                   margin=float(loc.meta.get("blob_margin", 0.0)))
+    else:  # any object with find(bgr) -> quads (stand-ins in tests)
+        prob, quads = None, loc.find(small)
+    return [q.scaled(1.0 / scale) for q in quads], prob
+
+
+def _regions(prob: np.ndarray, img_shape: tuple, tile_w: float) -> list[list[int]] | None:
+    """Boxes [x0, y0, x1, y1] (image pixels) round every place the first look's heatmap marked,
+    grown by REGION_MARGIN tile widths.  Overlapping boxes are joined only when one box round
+    both is no bigger than the two (runs along one line); an L of two rows meeting at a table's
+    corner stays two boxes, which may overlap.  None when nothing is marked or the boxes would
+    cover most of the photo (one look at the whole is then as cheap)."""
+    h, w = img_shape[:2]
+    f = w / prob.shape[1]  # image pixels per heatmap pixel
+    mask = (prob > REGION_THRESHOLD).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n < 2:
+        return None
+    grow = REGION_MARGIN * tile_w / f
+    ph, pw = prob.shape
+    boxes = [[max(0.0, x - grow), max(0.0, y - grow), min(pw, x + bw + grow), min(ph, y + bh + grow)]
+             for x, y, bw, bh in stats[1:, :4].astype(float)]
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    u = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    if _area(u) <= _area(a) + _area(b):
+                        boxes[i] = u
+                        del boxes[j]
+                        joined = True
+                        break
+            if joined:
+                break
+    out = [[math.floor(x0 * f), math.floor(y0 * f), min(w, math.ceil(x1 * f)), min(h, math.ceil(y1 * f))]
+           for x0, y0, x1, y1 in boxes]
+    if sum(_area(b) for b in out) > REGION_MAX_FRACTION * w * h:
+        return None
+    return out
+
+
+def _area(box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _inside(points: np.ndarray, box, w: int, h: int) -> np.ndarray:
+    """How far each point lies inside the box, from its nearest side that is not the image's
+    own edge (a box's side on the image edge cuts no tile); negative outside the box."""
+    x0, y0, x1, y1 = box
+    big = float(w + h)
+    d = np.stack([points[:, 0] - x0 if x0 > 0 else np.where(points[:, 0] >= 0, big, -1.0),
+                  points[:, 1] - y0 if y0 > 0 else np.where(points[:, 1] >= 0, big, -1.0),
+                  x1 - points[:, 0] if x1 < w else np.where(points[:, 0] <= w, big, -1.0),
+                  y1 - points[:, 1] if y1 < h else np.where(points[:, 1] <= h, big, -1.0)])
+    return d.min(axis=0)
+
+
+def _look_in(loc, img: np.ndarray, scale: float, regions, known: list[TileQuad] = ()) -> list[TileQuad]:
+    """Quads (in img's pixels) from looks at `scale` at each region, or at the whole image when
+    regions is None or they grow too big.  A region holding three or more `known` tiles is looked
+    at the scale that suits its own tiles (within 1.5x of `scale`: under a steep perspective the
+    far seat's tiles are much smaller than the near one's).  A region grows where it finds a tile
+    at its edge that no other region holds well inside; each tile is kept from the region holding
+    it furthest inside (so from the look that saw the most round it)."""
+    if regions is None:
+        return _look(loc, img, scale)[0]
+    h, w = img.shape[:2]
+    boxes = [list(r) for r in regions]
+    top = MAX_LOOK / max(h, w)
+    known_c = np.array([q.center for q in known]).reshape(-1, 2)
+    known_w = np.array([q.width for q in known])
+    scales = []
+    for b in boxes:
+        inside = _inside(known_c, b, w, h) >= 0
+        own = scale
+        if inside.sum() >= 3:
+            own = float(np.clip(TILE_W_TARGET / np.median(known_w[inside]), scale / 1.5, scale * 1.5))
+        scales.append(min(own, top))
+    todo = [(i, 0) for i in range(len(boxes))]
+    looked = 0
+    found_in: dict[int, list[TileQuad]] = {}
+    while todo:
+        i, grown = todo.pop()
+        x0, y0, x1, y1 = boxes[i]
+        looked += _area(boxes[i])
+        if looked > REGION_MAX_FRACTION * w * h:
+            return _look(loc, img, scale)[0]
+        found = [TileQuad(q.corners + np.array([x0, y0], np.float32))
+                 for q in _look(loc, img[y0:y1, x0:x1], scales[i])[0]]
+        found_in[i] = found
+        if not found or grown >= REGION_GROWTHS:
+            continue
+        tw = _median_width(found)
+        near, more = REGION_EDGE * tw, math.ceil(REGION_GROW * tw)
+        centres = np.array([q.center for q in found])
+        elsewhere = np.zeros(len(found), bool)
+        for j, other in enumerate(boxes):
+            if j != i:
+                elsewhere |= _inside(centres, other, w, h) >= near + 0.5 * tw
+        at_edge = [q for q, e in zip(found, elsewhere) if not e]
+        if not at_edge:
+            continue
+        pts = np.concatenate([q.corners for q in at_edge])
+        sides = [x0 > 0 and pts[:, 0].min() < x0 + near, y0 > 0 and pts[:, 1].min() < y0 + near,
+                 x1 < w and pts[:, 0].max() > x1 - near, y1 < h and pts[:, 1].max() > y1 - near]
+        if any(sides):
+            boxes[i] = [max(0, x0 - more * sides[0]), max(0, y0 - more * sides[1]),
+                        min(w, x1 + more * sides[2]), min(h, y1 + more * sides[3])]
+            todo.append((i, grown + 1))
+    scored = []
+    for i, found in found_in.items():
+        if not found:
+            continue
+        centres = np.array([q.center for q in found])
+        own = _inside(centres, boxes[i], w, h)
+        best = np.max([_inside(centres, b, w, h) for b in boxes], axis=0)
+        scored += [(float(o), q) for o, b, q in zip(own, best, found) if o >= b - 1e-3]
+    scored.sort(key=lambda e: -e[0])
+    centres = np.array([q.center for _, q in scored]).reshape(-1, 2)
+    reach = np.array([0.5 * min(q.width, q.height) for _, q in scored])
+    kept: list[int] = []
+    for k in range(len(scored)):
+        if not kept or np.all(np.hypot(*(centres[kept] - centres[k]).T) >= reach[kept]):
+            kept.append(k)
+    quads = [scored[k][1] for k in kept]
+    if quads:  # what one look at the whole image drops: specks among tiles (see quads_from_heatmap)
+        areas = np.array([q.width * q.height for q in quads])
+        quads = [q for q, a in zip(quads, areas) if a >= 0.25 * float(np.median(areas))]
+    return quads
+
+
 def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     """Tile quads in the image's pixels.  A first look at a small size measures the tiles; a
-    second look, if needed, is at the size that makes them about TILE_W_TARGET pixels wide."""
+    second look, if needed, is at the size that makes them about TILE_W_TARGET pixels wide, at
+    the places the first look marked."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
-    scale = min(1.0, FIRST_LOOK / max(h, w)) if max(h, w) > FIRST_LOOK else FIRST_LOOK / max(h, w)
-    quads = loc.find(_resized(img, scale))
-    if len(quads) < 4 or float(np.median([q.width for q in quads])) < 12:
+    first = scale = FIRST_LOOK / max(h, w)
+    quads, prob = _look(loc, img, scale)
+    marked: dict = {}
+
+    def where(new_scale: float):
+        """Regions for a closer look, from the first look's heatmap (None: the whole image)."""
+        if prob is None or new_scale <= first:
+            return None
+        if "regions" not in marked:
+            seen = _median_width(quads) if quads else 12.0 / first  # nothing seen: about 12 px
+            marked["regions"] = _regions(prob, img.shape, seen)
+        return marked["regions"]
+
+    known = quads  # the best measure of each region's tiles so far
+    if len(quads) < 4 or _median_width(quads) * scale < 12:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
-            more = loc.find(_resized(img, closer))
-            if len(more) > len(quads) and _consistent(more):
-                scale, quads = closer, more
+            more = _look_in(loc, img, closer, where(closer))
+            if len(more) > len(quads):
+                known = more  # sizes vary under perspective, but each region's are measured
+                if _consistent(more):
+                    scale, quads = closer, more
     if quads:
-        tile_w = float(np.median([q.width for q in quads]))
+        tile_w = _median_width(quads) * scale  # at the scale looked at
         # specks narrower than this are noise, not tiles to zoom in on
         if tile_w >= 8 and not (0.7 * TILE_W_TARGET <= tile_w <= 1.3 * TILE_W_TARGET):
             new = scale * float(np.clip(TILE_W_TARGET / tile_w, 1 / 4, 3.0))
             new = min(new, MAX_LOOK / max(h, w))
             if abs(new / scale - 1) > 0.15:
                 scale = new
-                quads = loc.find(_resized(img, scale))
-    return [q.scaled(1.0 / scale) for q in quads]
+                quads = _look_in(loc, img, scale, where(scale), known=known)
+    return quads

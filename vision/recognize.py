@@ -14,8 +14,12 @@ from vision.layout import group_tiles
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
 
-#: big JPEGs are decoded at a reduced size whose long side is at least this (tiles stay sharp)
-DECODE_SIDE = 2000
+#: big JPEGs are decoded at a reduced size (1/2, 1/4 or 1/8) whose long side is at least this:
+#: a whole table spans a photo, so its tiles are about 1.5% of the long side, and at 3000 pixels
+#: they stay 45+ pixels wide, what the classifier needs (a 12 MP photo is decoded whole: cut
+#: from a half-size decode, the tiles of 8 synthetic 4000x3000 tables read 98.3% right, from
+#: the whole photo 99.0%)
+DECODE_SIDE = 3000
 
 
 @dataclass
