@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key
+from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key, waits_table
 from .tiles import KINDS, is_dragon, is_head, is_wind
 
 INDEX = {code: i for i, code in enumerate(KINDS)}
@@ -28,7 +28,7 @@ class Group:
     """
 
     __slots__ = ("kind", "tile", "exposed", "declared", "tiles", "is_set_of_a_kind", "is_head",
-                 "is_dragon", "is_wind", "label", "points_key")
+                 "is_dragon", "is_wind", "is_honour_set", "label", "points_key")
     _interned: dict[tuple[str, str, bool, bool], "Group"] = {}
 
     def __init__(self, kind: str, tile: str, exposed: bool, declared: bool):
@@ -42,6 +42,7 @@ class Group:
         self.is_head = is_head(tile)
         self.is_dragon = is_dragon(tile)
         self.is_wind = is_wind(tile)
+        self.is_honour_set = self.is_set_of_a_kind and (self.is_dragon or self.is_wind)
         self.label = f"{kind}:{tile}:{'exposed' if exposed else 'concealed'}"  # item label of a set
         self.points_key = (kind, self.is_head, not exposed)  # key of the set-points tables
 
@@ -61,17 +62,35 @@ class Group:
         return Group.of, (self.kind, self.tile, self.exposed, self.declared)
 
 
-UNIT = {code: 1 << (8 * i) for i, code in enumerate(KINDS)}  # one tile of a kind, packed one byte per kind
+# Packed counts: tiles as one integer holding a count byte per kind (byte i = kind i), so that
+# counting, adding hands and asking "any honours?" are single integer operations.
+UNIT = {code: 1 << (8 * i) for i, code in enumerate(KINDS)}  # one tile of a kind
 NO_TILES = bytes(len(KINDS))
+
+
+def kinds_mask(predicate) -> int:
+    """The bytes of the kinds whose code satisfies ``predicate``."""
+    return sum(0xFF << (8 * i) for i, code in enumerate(KINDS) if predicate(code))
+
+
+SUIT_MASKS = tuple(kinds_mask(lambda c, s=s: c[1] == s) for s in "mps")
+HONOUR_MASK = kinds_mask(lambda c: c[1] == "z")
+HEAD_MASK = kinds_mask(is_head)
+TERMINAL_MASK = HEAD_MASK & ~HONOUR_MASK
+
+
+def pack(tiles: list[str] | tuple[str, ...]) -> int:
+    """Packed counts of at most 255 tiles; raises KeyError for a code that is not one of ``KINDS``."""
+    return sum(map(UNIT.__getitem__, tiles))
 
 
 def to_counts(tiles: list[str] | tuple[str, ...]) -> bytes | list[int]:
     """How many of each kind (index = position in ``KINDS``); raises KeyError for other codes.
 
-    Counts are summed as one integer holding a byte per kind, read back as ``bytes``; with more
-    than 255 tiles a byte could overflow, so such (invalid) hands are counted into a list."""
+    With more than 255 tiles a packed byte could overflow, so such (invalid) hands are counted
+    into a list."""
     if len(tiles) <= 255:
-        return sum(map(UNIT.__getitem__, tiles)).to_bytes(len(KINDS), "little")
+        return pack(tiles).to_bytes(len(KINDS), "little")
     counts = [0] * len(KINDS)
     for t in tiles:
         counts[INDEX[t]] += 1
@@ -95,14 +114,18 @@ SEGMENT_OF = [k for k, segment in enumerate(SEGMENTS) for _ in range(segment.lo,
 _SUITS = SEGMENTS[:3]
 
 
-def segment_keys(counts: bytes | list[int]) -> tuple[list[int], list[int]]:
-    """Each segment's packed key (:func:`~scoring.shape_tables.segment_key`) and tile count."""
-    keys, sizes = [], []
-    for segment in SEGMENTS:
-        part = counts[segment.lo : segment.hi]
-        keys.append(segment_key(part))
-        sizes.append(sum(part))
-    return keys, sizes
+_SEGMENT_BITS = [(8 * segment.lo, (1 << (8 * (segment.hi - segment.lo))) - 1) for segment in SEGMENTS]
+
+
+def segment_keys(counts: bytes | list[int], packed: int | None = None) -> tuple[list[int], list[int]]:
+    """Each segment's packed key (:func:`~scoring.shape_tables.segment_key`) and tile count.
+
+    From ``packed`` a key is a shift and a mask, and its tile count the key modulo 255 (256 is 1
+    modulo 255, so that is the sum of its bytes, all small)."""
+    if packed is None:
+        packed = segment_key(counts)
+    keys = [(packed >> shift) & mask for shift, mask in _SEGMENT_BITS]
+    return keys, [key % 255 for key in keys]
 
 
 def decompositions(counts: list[int] | tuple[int, ...], sets: int, shape=None) -> list[tuple[Group, ...]]:
@@ -114,9 +137,10 @@ def decompositions(counts: list[int] | tuple[int, ...], sets: int, shape=None) -
         return []
     results: list[tuple[Group, ...]] = [()]
     pair_seen = False
-    for segment, key, n in zip(SEGMENTS, keys, sizes):
+    for k, n in enumerate(sizes):
         if not n:
             continue
+        segment, key = SEGMENTS[k], keys[k]
         rest = n % 3
         if rest == 1 or (rest == 2 and pair_seen):
             return []
@@ -126,10 +150,10 @@ def decompositions(counts: list[int] | tuple[int, ...], sets: int, shape=None) -
             return []
         groups = segment.groups
         if len(splits) == 1:
-            found = tuple([groups[gid] for gid in splits[0]])
+            found = splits[0](groups)
             results = [r + found for r in results]
         else:
-            options = [tuple([groups[gid] for gid in split]) for split in splits]
+            options = [pick(groups) for pick in splits]
             results = [r + s for r in results for s in options]
     return results if pair_seen else []
 
@@ -157,19 +181,20 @@ def is_single_wait(counts: list[int], winning: int, meld_counts: list[int], shap
 
 def _completions(segment: _Segment, key: int, counts: list[int], meld_counts: list[int], winning: int) -> int:
     """How many kinds, held fewer than four times before the win, complete this segment."""
-    table, lo = segment.table, segment.lo
+    mask = waits_table(segment.hi - segment.lo).get(key, 0)
     found = 0
-    for i, unit in enumerate(segment.units):
-        if key + unit in table:
-            kind = lo + i
-            if counts[kind] + meld_counts[kind] - (kind == winning) < 4:
-                found += 1
+    kind = segment.lo
+    while mask:
+        if mask & 1 and counts[kind] + meld_counts[kind] - (kind == winning) < 4:
+            found += 1
+        mask >>= 1
+        kind += 1
     return found
 
 
-def is_thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
+def is_thirteen_orphans(counts: bytes | list[int], packed: int | None = None) -> bool:
     """One of each head (1 and 9 of each suit, winds, dragons) and a pair of one of them."""
-    if sum(counts) != 14:
+    if (packed is not None and packed & ~HEAD_MASK) or sum(counts) != 14:
         return False
     head_counts = [counts[i] for i in HEAD_INDICES]
     return sum(head_counts) == 14 and min(head_counts) >= 1 and max(head_counts) == 2
@@ -178,9 +203,9 @@ def is_thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-def is_nine_gates(counts: list[int] | tuple[int, ...]) -> bool:
+def is_nine_gates(counts: bytes | list[int], packed: int | None = None) -> bool:
     """Calling Nine Tiles: 1112345678999 of one suit plus any tile of that suit."""
-    if sum(counts) != 14:
+    if (packed is not None and packed & HONOUR_MASK) or sum(counts) != 14:
         return False
     for segment in _SUITS:
         suit = counts[segment.lo : segment.hi]

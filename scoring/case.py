@@ -13,7 +13,7 @@ from typing import Any
 
 from operator import add
 
-from .arrange import INDEX, NO_TILES, to_counts
+from .arrange import INDEX, NO_TILES, pack, to_counts
 from .tiles import (
     BACK,
     WIND_LETTERS,
@@ -21,6 +21,7 @@ from .tiles import (
     format_tiles,
     is_bonus,
     is_suit,
+    parse_kinds,
     parse_tiles,
     rank_of,
     suit_of,
@@ -37,6 +38,7 @@ FLAGS = (
     "wash-tiles",
     "false-mah-jongg",
 )
+NO_FLAGS: frozenset[str] = frozenset()
 CASE_KINDS = (None, "wash", "penalty-false-mj", "penalty-discarder")
 MELD_KINDS = ("chow", "pung", "kong")
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -76,7 +78,9 @@ class Hand:
     """One player's tiles at the end of the hand.
 
     ``counts`` and ``meld_counts`` count the concealed tiles and the declared melds' tiles per
-    kind (index = position in ``KINDS``); they are filled in from the tiles when not given.
+    kind (index = position in ``KINDS``), ``packed`` and ``meld_packed`` are the same counts as
+    integers (:func:`scoring.arrange.pack`; None for an impossible hand of over 255 tiles).
+    They are filled in from the tiles when not given.
     """
 
     seat: str
@@ -89,12 +93,19 @@ class Hand:
     bonus_tiles: list[str]
     counts: bytes | list[int] = b""
     meld_counts: bytes | list[int] = b""
+    packed: int | None = None
+    meld_packed: int | None = None
 
     def __post_init__(self) -> None:
         if not self.counts:
             self.counts = to_counts(self.concealed)
-        if not self.meld_counts:
-            self.meld_counts = to_counts([t for m in self.melds for t in m.tiles])
+        if self.packed is None and len(self.concealed) <= 255:
+            self.packed = pack(self.concealed)
+        if not self.meld_counts or self.meld_packed is None:
+            declared = [t for m in self.melds for t in m.tiles]
+            self.meld_counts = self.meld_counts or to_counts(declared)
+            if len(declared) <= 255:
+                self.meld_packed = pack(declared)
 
     @property
     def name(self) -> str:
@@ -214,9 +225,17 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     winner = get("winner", False)
     if not isinstance(winner, bool):
         raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
-    concealed = _tiles(get("concealed"), f"{who}'s concealed tiles")
+    text = get("concealed")
+    # A canonical string holds only suit and honour tiles: no face-down or bonus tile to refuse.
+    concealed = parse_kinds(text) if type(text) is str else None
+    if concealed is None:
+        concealed = _tiles(text, f"{who}'s concealed tiles")
     try:
-        counts = to_counts(concealed)
+        if len(concealed) <= 255:
+            packed = pack(concealed)
+            counts = packed.to_bytes(len(INDEX), "little")
+        else:
+            packed, counts = None, to_counts(concealed)
     except KeyError:
         bonus_in_hand = [t for t in concealed if is_bonus(t)]
         raise ScoringError(
@@ -226,8 +245,13 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     melds_raw = get("melds") or []
     if not isinstance(melds_raw, list):
         raise ScoringError("invalid-case", f"{who}: 'melds' must be a list")
-    melds = [_parse_meld(m, f"{who}'s meld {i + 1}") for i, m in enumerate(melds_raw)]
-    meld_counts = to_counts([t for m in melds for t in m.tiles]) if melds else NO_TILES
+    if melds_raw:
+        melds = [_parse_meld(m, f"{who}'s meld {i + 1}") for i, m in enumerate(melds_raw)]
+        declared = [t for m in melds for t in m.tiles]
+        meld_counts = to_counts(declared)
+        meld_packed = pack(declared) if len(declared) <= 255 else None
+    else:
+        melds, meld_counts, meld_packed = [], NO_TILES, 0
     winning_raw = get("winning_tile")
     winning_tile = None
     if type(winning_raw) is str and winning_raw in INDEX:
@@ -248,10 +272,12 @@ def _parse_hand(raw: Any, index: int) -> Hand:
             raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
     bonus_raw = get("bonus_tiles")
     bonus = [] if _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
-    not_bonus = [t for t in bonus if not is_bonus(t)]
-    if not_bonus:
-        raise ScoringError("unknown-tile", f"{who}: {not_bonus[0]} is not a flower or season")
-    return Hand(seat, winner, concealed, melds, winning_tile, win_by, frozenset(flags), bonus, counts, meld_counts)
+    if bonus:
+        not_bonus = [t for t in bonus if not is_bonus(t)]
+        if not_bonus:
+            raise ScoringError("unknown-tile", f"{who}: {not_bonus[0]} is not a flower or season")
+    return Hand(seat, winner, concealed, melds, winning_tile, win_by, frozenset(flags) if flags else NO_FLAGS,
+                bonus, counts, meld_counts, packed, meld_packed)
 
 
 def parse_case(raw: Any) -> Case:
@@ -300,18 +326,21 @@ def parse_case(raw: Any) -> Case:
 def validate_table(case: Case) -> None:
     """Checks across the whole table: seats, copies, winners, tile counts, winning tile."""
     hands = case.hands
-    if len({h.seat for h in hands}) != len(hands):
-        seats = Counter(h.seat for h in hands)
-        for seat, n in seats.items():
-            if n > 1:
-                raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
-    on_table = hands[0].held_counts()
-    for hand in hands[1:]:
-        on_table = list(map(add, on_table, hand.held_counts()))
+    if len(hands) == 1:
+        on_table, bonus = hands[0].held_counts(), hands[0].bonus_tiles
+    else:
+        if len({h.seat for h in hands}) != len(hands):
+            seats = Counter(h.seat for h in hands)
+            for seat, n in seats.items():
+                if n > 1:
+                    raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
+        on_table = hands[0].held_counts()
+        for hand in hands[1:]:
+            on_table = list(map(add, on_table, hand.held_counts()))
+        bonus = [t for h in hands for t in h.bonus_tiles]
     if max(on_table) > 4:
         _too_many_copies(case)
-    bonus = [t for h in hands for t in h.bonus_tiles]
-    if len(set(bonus)) != len(bonus):
+    if len(bonus) > 1 and len(set(bonus)) != len(bonus):
         for code, n in sorted(Counter(bonus).items()):
             if n > 1:
                 raise ScoringError("too-many-copies", f"{tile_name(code)} ({code}) appears {n} times; a set has one")
@@ -322,8 +351,8 @@ def validate_table(case: Case) -> None:
         )
     if case.kind == "penalty-discarder" and case.discarder is None:
         raise ScoringError("invalid-case", "a discarder penalty needs the 'discarder' seat")
-    for hand in winners:
-        _validate_winner(hand)
+    if winners:
+        _validate_winner(winners[0])
 
 
 def _too_many_copies(case: Case) -> None:
@@ -339,13 +368,17 @@ def _too_many_copies(case: Case) -> None:
 
 
 def _validate_winner(hand: Hand) -> None:
-    expected = 14 + hand.declared_kongs()
-    held = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
+    if hand.melds:
+        kongs = hand.declared_kongs()
+        held = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
+    else:
+        kongs, held = 0, len(hand.concealed)
+    expected = 14 + kongs
     if held != expected:
         raise ScoringError(
             "wrong-tile-count",
             f"{hand.name} (winner) holds {held} tiles; a complete hand with "
-            f"{hand.declared_kongs()} kong(s) has {expected}",
+            f"{kongs} kong(s) has {expected}",
         )
     if hand.win_by is None:
         raise ScoringError("invalid-case", f"{hand.name} (winner): say how the hand was won (win_by)")
@@ -353,7 +386,7 @@ def _validate_winner(hand: Hand) -> None:
         return
     if hand.winning_tile is None:
         raise ScoringError("winning-tile-not-in-hand", f"{hand.name} (winner): no winning tile given")
-    if hand.winning_tile not in hand.concealed:
+    if not hand.counts[INDEX[hand.winning_tile]]:
         raise ScoringError(
             "winning-tile-not-in-hand",
             f"{hand.name}'s winning tile {tile_name(hand.winning_tile)} ({hand.winning_tile}) "

@@ -26,7 +26,7 @@ SPECIAL_SHAPES = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class TableResult:
     """Scores and settlement of one case."""
 
@@ -83,7 +83,7 @@ class TableResult:
 def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list[Winner]:
     """Every arrangement of the winner's tiles, with every role the winning tile can play."""
     facts = WinningHand(hand, WIND_CODE[hand.seat], WIND_CODE[round_wind] if round_wind else None)
-    declared = meld_groups(hand)
+    declared = meld_groups(hand) if hand.melds else ()
     n_sets = 4 - len(declared)
     counts = hand.counts
     tile = hand.winning_tile if hand.win_by != "original-hand" else None
@@ -105,9 +105,9 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
                 found.append(Winner(facts, declared + groups, role + len(declared)))
     if not declared:
         shapes = SPECIAL_SHAPES[ruleset]
-        if shapes and is_thirteen_orphans(counts):
+        if shapes and is_thirteen_orphans(counts, hand.packed):
             found.append(Winner(facts, (), None, special="thirteen-orphans"))
-        if "nine-gates" in shapes and is_nine_gates(counts):
+        if "nine-gates" in shapes and is_nine_gates(counts, hand.packed):
             found.append(Winner(facts, (), None, special="nine-gates"))
     return found
 

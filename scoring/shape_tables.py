@@ -7,13 +7,17 @@ A segment is keyed by its counts packed one byte per kind (:func:`segment_key`);
 every split of it, each a sorted tuple of local group ids ``3 * rank + KIND_ORDER[kind]``.
 Sorting by id lists groups by their lowest tile (pung, then pair, then chow at the same tile),
 and sorting the splits orders them as a depth-first search from the lowest tile would find them,
-so the engine keeps the arrangement order it always had.  Both tables are built when the module
-is imported (about 30 ms) and never depend on the hands scored.
+so the engine keeps the arrangement order it always had.  Each split is stored as a function that
+picks its groups out of a segment's list of groups (an ``itemgetter``).  Both tables are built when the module
+is imported (about 30 ms) and never depend on the hands scored.  The wait tables (which kinds
+complete a segment one tile short) are derived from them the first time a wait is asked for.
 """
 
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from operator import itemgetter
+from typing import Callable
 
 KIND_ORDER = {"pung": 0, "pair": 1, "chow": 2}
 LOCAL_KIND = ("pung", "pair", "chow")  # local id % 3 -> kind
@@ -26,7 +30,7 @@ def segment_key(counts) -> int:
     return int.from_bytes(counts, "little")
 
 
-def _build(size: int, chows: bool) -> dict[int, tuple[tuple[int, ...], ...]]:
+def _build(size: int, chows: bool) -> dict[int, tuple["Picker", ...]]:
     unit = [1 << (8 * i) for i in range(size)]
     # Adding 0x7B to a byte sets its top bit exactly when the count exceeds four.
     over_four = sum((0x7F - MAX_COPIES) << (8 * i) for i in range(size))
@@ -47,8 +51,43 @@ def _build(size: int, chows: bool) -> dict[int, tuple[tuple[int, ...], ...]]:
                 with_pair = key + pair_key
                 if not (with_pair + over_four) & top_bits:
                     table.setdefault(with_pair, []).append(tuple(sorted(ids + [pair_id])))
-    return {key: tuple(sorted(splits)) for key, splits in table.items()}
+    return {key: tuple(map(_picker, sorted(splits))) for key, splits in table.items()}
+
+
+Picker = Callable[[list], tuple]
+
+
+def _picker(ids: tuple[int, ...]) -> Picker:
+    """A function taking a segment's groups (by local id) to the split's tuple of groups."""
+    if len(ids) > 1:
+        return itemgetter(*ids)
+    if ids:
+        only = ids[0]
+        return lambda groups: (groups[only],)
+    return lambda groups: ()
 
 
 SUIT_SPLITS = _build(9, chows=True)
 HONOUR_SPLITS = _build(7, chows=False)
+
+
+def _build_waits(splits: dict[int, tuple], size: int) -> dict[int, int]:
+    """Segment one tile short of complete -> bit mask of the local kinds that complete it."""
+    waits: dict[int, int] = {}
+    for key in splits:
+        for i, n in enumerate(key.to_bytes(size, "little")):
+            if n:
+                short = key - (1 << (8 * i))
+                waits[short] = waits.get(short, 0) | (1 << i)
+    return waits
+
+
+_WAITS: dict[int, dict[int, int]] = {}
+
+
+def waits_table(size: int) -> dict[int, int]:
+    """Wait masks for a suit (``size`` 9) or the honours (7), built on first use (about 60 ms)."""
+    table = _WAITS.get(size)
+    if table is None:
+        table = _WAITS[size] = _build_waits(SUIT_SPLITS if size == 9 else HONOUR_SPLITS, size)
+    return table

@@ -15,7 +15,6 @@ exact inverses on canonical (sorted) input.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Iterable
 
@@ -46,6 +45,7 @@ BONUS: tuple[str, ...] = tuple(f"f{n}" for n in range(1, 9))
 CLASSES: tuple[str, ...] = KINDS + (BACK,) + BONUS
 
 _ORDER = {code: i for i, code in enumerate(CLASSES)}
+_KIND_CODES = frozenset(KINDS)
 
 
 class TileError(ValueError):
@@ -133,16 +133,34 @@ def parse_tiles(text: str | Iterable[str], *, allow_back: bool = True) -> list[s
     return codes
 
 
-# Canonical strings (runs of valid digits, each closed by its lower-case suit letter) are split
-# by one regular expression; anything else goes through the character loop, which names errors.
-_CANONICAL = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
-_RUN = re.compile(r"(\d+)([mpsz])")
+# Canonical strings (runs of digits, each closed by its lower-case suit letter) are cut into
+# runs after each suit letter; anything else goes through the character loop, which names errors.
+def parse_kinds(text: str) -> list[str] | None:
+    """The codes of a canonical string of suit and honour tiles (``"123m55z"``), or None when
+    the string is anything else (bonus tiles, spaces, errors: use :func:`parse_tiles`)."""
+    runs = text.replace("m", "m,").replace("p", "p,").replace("s", "s,").replace("z", "z,").split(",")
+    if runs.pop():  # something after the last suit letter
+        return None
+    if len(text) == 2 * len(runs):  # one tile per run, as in "1m5p2m"
+        codes = runs
+    else:
+        codes = []
+        for run in runs:
+            if len(run) == 2:
+                codes.append(run)
+            elif len(run) > 2:
+                suit = run[-1]
+                codes += [digit + suit for digit in run[:-1]]
+            else:
+                return None
+    return codes if _KIND_CODES.issuperset(codes) else None
 
 
 def _parse_string(text: str) -> list[str]:
-    if _CANONICAL.fullmatch(text):
-        return [digit + suit for digits, suit in _RUN.findall(text) for digit in digits]
-    codes: list[str] = []
+    codes = parse_kinds(text)
+    if codes is not None:
+        return codes
+    codes = []
     digits = ""
     i, n = 0, len(text)
     while i < n:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..arrange import Group
 from ..case import Hand
-from ..tiles import is_dragon, is_head, is_honour, is_terminal, is_wind
+from ..tiles import is_dragon, is_wind
 from .common import (
     HandScore,
     Winner,
@@ -77,6 +77,8 @@ def _all_hands_doubles(sets: list[Group], hand: Hand, own_wind: str, round_wind:
     doubles = [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
     doubles += [(f"round-wind-set:{g.tile}", 1) for g in wind_sets(sets, round_wind)]
     doubles += dragon_set_doubles(sets)
+    if not hand.bonus_tiles:
+        return doubles
     doubles += own_bonus_doubles(hand)
     flowers = {f for f in hand.bonus_tiles if f in ("f1", "f2", "f3", "f4")}
     seasons = {f for f in hand.bonus_tiles if f in ("f5", "f6", "f7", "f8")}
@@ -101,17 +103,16 @@ def limit_hand(w: Winner, params: dict) -> str | None:
         return "D-east-first-discard"
     if not w.groups:
         return None
-    tiles = w.tiles()
-    if all(is_honour(t) for t in tiles):
+    if w.facts.all_honours:
         return "A-all-winds-and-dragons"
-    if all(is_terminal(t) for t in tiles):
+    if w.facts.all_terminals:
         return "E-all-ones-and-nines"
     sets, pair = w.sets, w.pair
-    if count_wind_sets(sets) == 3 and is_wind(pair.tile) and not any(g.tile == pair.tile for g in sets):
+    if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
         return "B-three-winds-pair-fourth"
-    if count_dragon_sets(sets) == 3:
+    if count_dragon_sets(w.honour_sets) == 3:
         return "F-three-dragons"
-    if all(g.is_set_of_a_kind and not g.exposed for g in sets):
+    if not w.has_chow and all(not g.exposed for g in sets):
         return "G-concealed-pungs"
     return None
 
@@ -126,26 +127,27 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("self-draw", BONUS_POINTS["self-draw"]))
     if w.only_place:
         items.append(("only-place", BONUS_POINTS["only-place"]))
-    for flag in ("standing-hand", "last-tile"):
-        if flag in hand.flags:
-            items.append((flag, BONUS_POINTS[flag]))
+    if hand.flags:
+        for flag in ("standing-hand", "last-tile"):
+            if flag in hand.flags:
+                items.append((flag, BONUS_POINTS[flag]))
     if w.win_by == "loose-tile":
         items.append(("loose-tile", BONUS_POINTS["loose-tile"]))
     if not w.has_chow:
         items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
     items += set_items(w.sets)
     items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
-    items += _bonus_tile_items(hand)
+    if hand.bonus_tiles:
+        items += _bonus_tile_items(hand)
     if len(items) == 1:
         items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
-    doubles = _all_hands_doubles(w.sets, hand, w.own_wind, w.round_wind)
+    doubles = _all_hands_doubles(w.honour_sets, hand, w.own_wind, w.round_wind)
     if w.win_by == "robbing-kong":
         doubles.append(("robbing-kong", WINNER_DOUBLES["robbing-kong"]))
-    tiles = w.tiles()
     category = w.category
     if category in ("one-suit-with-honours", "all-one-suit"):
         doubles.append((category, WINNER_DOUBLES[category]))
-    if all(is_head(t) for t in tiles) and any(is_honour(t) for t in tiles):
+    if w.facts.heads_with_honours:
         doubles.append(("terminals-and-honours", WINNER_DOUBLES["terminals-and-honours"]))
     return HandScore(items=items, doubles=doubles).finish(limit(params))
 

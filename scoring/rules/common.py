@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..arrange import INDEX, Group, hidden_sets_and_pairs, is_single_wait, segment_keys
+from ..arrange import (
+    HEAD_MASK,
+    HONOUR_MASK,
+    INDEX,
+    SUIT_MASKS,
+    TERMINAL_MASK,
+    Group,
+    hidden_sets_and_pairs,
+    is_single_wait,
+    segment_keys,
+)
 from ..case import Hand
 from ..tiles import bonus_wind, is_dragon
 
@@ -62,7 +72,7 @@ class HandScore:
 class WinningHand:
     """What every arrangement of the winner's tiles shares, each worked out once when asked."""
 
-    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "shape", "_tiles",
+    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "shape", "held", "_tiles",
                  "_category", "_single_wait")
 
     def __init__(self, hand: Hand, own_wind: str, round_wind: str | None):
@@ -71,7 +81,8 @@ class WinningHand:
         self.winning_tile = hand.winning_tile
         # Won on a tile the player drew himself (from the wall or the loose tiles).
         self.drawn = self.win_by in ("self-draw", "loose-tile")
-        self.shape = segment_keys(hand.counts)  # the concealed tiles' segment keys and sizes
+        self.shape = segment_keys(hand.counts, hand.packed)  # the concealed tiles' segment keys and sizes
+        self.held = hand.packed + hand.meld_packed  # every tile held, packed (arrange.pack)
         self._tiles: list[str] | None = None
         self._category: str | None | bool = False
         self._single_wait: bool | None = None
@@ -86,8 +97,22 @@ class WinningHand:
     def category(self) -> str | None:
         """The hand's :func:`suit_category`."""
         if self._category is False:
-            self._category = suit_category(self.tiles)
+            self._category = suit_category(self.held)
         return self._category
+
+    @property
+    def all_honours(self) -> bool:
+        return not self.held & ~HONOUR_MASK
+
+    @property
+    def all_terminals(self) -> bool:
+        """Only ones and nines of the suits."""
+        return not self.held & ~TERMINAL_MASK
+
+    @property
+    def heads_with_honours(self) -> bool:
+        """Only heads (ones, nines, winds, dragons), and some of them honours."""
+        return not self.held & ~HEAD_MASK and bool(self.held & HONOUR_MASK)
 
     @property
     def single_wait(self) -> bool:
@@ -104,7 +129,7 @@ class Winner:
     """The winner's hand in one arrangement: groups with exposure resolved, and how it was won."""
 
     __slots__ = ("facts", "hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "groups",
-                 "winning_index", "special", "sets", "pair", "has_chow")
+                 "winning_index", "special", "sets", "pair", "has_chow", "honour_sets")
 
     def __init__(self, facts: WinningHand, groups: tuple[Group, ...], winning_index: int | None,
                  special: str | None = None):
@@ -113,6 +138,7 @@ class Winner:
         self.win_by, self.winning_tile, self.drawn = facts.win_by, facts.winning_tile, facts.drawn
         self.groups, self.winning_index, self.special = groups, winning_index, special
         sets: list[Group] = []
+        honour_sets: list[Group] = []  # pungs and kongs of winds and dragons, which most rules look at
         pair = None
         has_chow = False
         for g in groups:
@@ -124,7 +150,9 @@ class Winner:
                 sets.append(g)
                 if kind == "chow":
                     has_chow = True
-        self.sets, self.pair, self.has_chow = sets, pair, has_chow
+                elif g.is_honour_set:
+                    honour_sets.append(g)
+        self.sets, self.pair, self.has_chow, self.honour_sets = sets, pair, has_chow, honour_sets
 
     @property
     def winning_group(self) -> Group | None:
@@ -166,11 +194,11 @@ def set_label(group: Group) -> str:
     return group.label
 
 
-def suit_category(tiles: list[str]) -> str | None:
-    """``all-one-suit``, ``one-suit-with-honours``, ``all-honours`` or None (mixed suits)."""
-    letters = {t[1] for t in tiles}
-    honours = "z" in letters
-    suits = letters - {"z"}
+def suit_category(held: int) -> str | None:
+    """``all-one-suit``, ``one-suit-with-honours``, ``all-honours`` or None (mixed suits), for
+    tiles packed by :func:`scoring.arrange.pack`."""
+    honours = bool(held & HONOUR_MASK)
+    suits = [mask for mask in SUIT_MASKS if held & mask]
     if not suits:
         return "all-honours" if honours else None
     if len(suits) > 1:

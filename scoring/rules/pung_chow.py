@@ -56,7 +56,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     items += _pair_items([w.pair] if w.pair else [], w.own_wind)
     if len(items) == 1:
         items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
-    doubles = _doubles(w.sets, w.category, w.hand, w.own_wind)
+    doubles = _doubles(w.honour_sets, w.category, w.hand, w.own_wind)
     if w.win_by == "original-hand":
         doubles.append(("original-hand", ORIGINAL_HAND_DOUBLES))
     return HandScore(items=items, doubles=doubles).finish(None)
@@ -66,5 +66,5 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets)
     items += _pair_items(pairs, own_wind)
-    doubles = _doubles(sets, suit_category(hand.all_tiles()), hand, own_wind)
+    doubles = _doubles(sets, suit_category(hand.packed + hand.meld_packed), hand, own_wind)
     return HandScore(items=items, doubles=doubles).finish(None)

@@ -80,16 +80,16 @@ def limit_hand(w: Winner) -> str | None:
     if not w.groups:
         return None
     sets, pair = w.sets, w.pair
-    if all(g.is_set_of_a_kind and is_head(g.tile) for g in sets) and is_head(pair.tile):
+    if not w.has_chow and pair.is_head and all(g.is_head for g in sets):
         return "heads-sets-only"
-    winds = count_wind_sets(sets)
+    winds = count_wind_sets(w.honour_sets)
     if winds == 4:
         return "four-winds"
-    if winds == 3 and is_wind(pair.tile) and not any(g.tile == pair.tile for g in sets):
+    if winds == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
         return "three-winds-pair-fourth"
-    if all(g.kind == "kong" for g in sets):
+    if not w.has_chow and all(g.kind == "kong" for g in sets):
         return "four-kongs"
-    if count_dragon_sets(sets) == 3:
+    if count_dragon_sets(w.honour_sets) == 3:
         return "three-dragons"
     return None
 
@@ -114,7 +114,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
             items.append((f"sequence-completing:{wait}:{'drawn' if w.drawn else 'chowed'}", points))
     if len(items) == 1:
         items.append(("no-other-score", NO_OTHER_SCORE))
-    doubles = _wind_and_dragon_doubles(w.sets, w.own_wind, w.round_wind)
+    doubles = _wind_and_dragon_doubles(w.honour_sets, w.own_wind, w.round_wind)
     category = w.category
     if category == "one-suit-with-honours":
         doubles.append((category, 1))
