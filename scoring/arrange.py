@@ -8,6 +8,7 @@ table look-ups and a product of the (usually single) splits of each segment.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Iterator
 
 from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key, waits_table
@@ -117,64 +118,68 @@ _SUITS = SEGMENTS[:3]
 _SEGMENT_BITS = [(8 * segment.lo, (1 << (8 * (segment.hi - segment.lo))) - 1) for segment in SEGMENTS]
 
 
-def segment_keys(counts: bytes | list[int], packed: int | None = None) -> tuple[list[int], list[int]]:
-    """Each segment's packed key (:func:`~scoring.shape_tables.segment_key`) and tile count.
+def segment_keys(counts: bytes | list[int], packed: int | None = None) -> list[int]:
+    """Each segment's packed key (:func:`~scoring.shape_tables.segment_key`), 0 when empty.
 
-    From ``packed`` a key is a shift and a mask, and its tile count the key modulo 255 (256 is 1
-    modulo 255, so that is the sum of its bytes, all small)."""
+    From ``packed`` a key is a shift and a mask.  A key's tile count is the key modulo 255 (256
+    is 1 modulo 255, so that is the sum of its bytes, all small)."""
     if packed is None:
         packed = segment_key(counts)
-    keys = [(packed >> shift) & mask for shift, mask in _SEGMENT_BITS]
-    return keys, [key % 255 for key in keys]
+    return [(packed >> shift) & mask for shift, mask in _SEGMENT_BITS]
 
 
-def decompositions(counts: list[int] | tuple[int, ...], sets: int, shape=None) -> list[tuple[Group, ...]]:
+def _has_pair(key: int) -> bool:
+    """A complete segment holds the pair when its tile count is 2 modulo 3."""
+    return key % 255 % 3 == 2
+
+
+def decompositions(counts: bytes | list[int], sets: int, keys: list[int] | None = None) -> list[tuple[Group, ...]]:
     """All ways to split ``counts`` (at most four of a kind) into exactly ``sets`` chows or
     pungs and one pair.  Groups come out in tile order; equal splits are listed once.
-    ``shape`` is ``segment_keys(counts)`` when the caller already has it."""
-    keys, sizes = shape or segment_keys(counts)
-    if sum(sizes) != 3 * sets + 2:
+    ``keys`` are ``segment_keys(counts)`` when the caller already has them."""
+    if sum(counts) != 3 * sets + 2:
         return []
-    results: list[tuple[Group, ...]] = [()]
-    pair_seen = False
-    for k, n in enumerate(sizes):
-        if not n:
-            continue
-        segment, key = SEGMENTS[k], keys[k]
-        rest = n % 3
-        if rest == 1 or (rest == 2 and pair_seen):
-            return []
-        pair_seen = pair_seen or rest == 2
-        splits = segment.table.get(key)
-        if splits is None:
-            return []
-        groups = segment.groups
-        if len(splits) == 1:
-            found = splits[0](groups)
-            results = [r + found for r in results]
-        else:
-            options = [pick(groups) for pick in splits]
-            results = [r + s for r in results for s in options]
-    return results if pair_seen else []
+    if keys is None:
+        keys = segment_keys(counts)
+    parts: list = []  # per non-empty segment: its only split, or a list of its splits
+    several = False
+    pairs = 0
+    for segment, key in zip(SEGMENTS, keys):
+        if key:
+            splits = segment.table.get(key)  # only complete segments are in the table
+            if splits is None:
+                return []
+            pairs += _has_pair(key)
+            if len(splits) == 1:
+                parts.append(splits[0](segment.groups))
+            else:
+                several = True
+                parts.append([pick(segment.groups) for pick in splits])
+    if pairs != 1:
+        return []
+    if not several:
+        return [sum(parts, ())]
+    return [sum(combo, ()) for combo in product(*[p if type(p) is list else [p] for p in parts])]
 
 
-def is_single_wait(counts: list[int], winning: int, meld_counts: list[int], shape=None) -> bool:
+def is_single_wait(counts: bytes | list[int], winning: int, meld_counts: bytes | list[int],
+                   keys: list[int] | None = None) -> bool:
     """Whether exactly one kind completes the hand without its winning tile (RULES.md 0.3.4, A5).
 
     ``counts`` are the concealed tiles, a complete standard hand including the winning tile
     (index ``winning``); ``meld_counts`` the declared melds' tiles; kinds held four times before
-    the win are not waits; ``shape`` is ``segment_keys(counts)`` if the caller has it.  Only the
+    the win are not waits; ``keys`` are ``segment_keys(counts)`` if the caller has them.  Only the
     winning tile's segment changes: a wait completes it again, or, when it is complete without
     the tile (holding a second pair), a wait turns the other pair into a set.
     """
-    keys, sizes = shape or segment_keys(counts)
+    keys = keys or segment_keys(counts)
     k = SEGMENT_OF[winning]
     segment = SEGMENTS[k]
     short = keys[k] - segment.units[winning - segment.lo]
     found = _completions(segment, short, counts, meld_counts, winning)
     if short in segment.table and found < 2:
         for j, other in enumerate(SEGMENTS):
-            if j != k and sizes[j] % 3 == 2:
+            if j != k and keys[j] and _has_pair(keys[j]):
                 found += _completions(other, keys[j], counts, meld_counts, winning)
     return found == 1
 

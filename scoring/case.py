@@ -80,7 +80,7 @@ class Hand:
     ``counts`` and ``meld_counts`` count the concealed tiles and the declared melds' tiles per
     kind (index = position in ``KINDS``), ``packed`` and ``meld_packed`` are the same counts as
     integers (:func:`scoring.arrange.pack`; None for an impossible hand of over 255 tiles).
-    They are filled in from the tiles when not given.
+    :func:`parse_case` works them out once, while reading the tiles.
     """
 
     seat: str
@@ -91,21 +91,10 @@ class Hand:
     win_by: str | None
     flags: frozenset[str]
     bonus_tiles: list[str]
-    counts: bytes | list[int] = b""
-    meld_counts: bytes | list[int] = b""
-    packed: int | None = None
-    meld_packed: int | None = None
-
-    def __post_init__(self) -> None:
-        if not self.counts:
-            self.counts = to_counts(self.concealed)
-        if self.packed is None and len(self.concealed) <= 255:
-            self.packed = pack(self.concealed)
-        if not self.meld_counts or self.meld_packed is None:
-            declared = [t for m in self.melds for t in m.tiles]
-            self.meld_counts = self.meld_counts or to_counts(declared)
-            if len(declared) <= 255:
-                self.meld_packed = pack(declared)
+    counts: bytes | list[int]
+    meld_counts: bytes | list[int]
+    packed: int | None
+    meld_packed: int | None
 
     @property
     def name(self) -> str:

@@ -90,7 +90,7 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
     claimed = hand.win_by in ("discard", "robbing-kong")  # a pung the winning tile completes is exposed
     found: list[Winner] = []
     if n_sets >= 0:
-        for split in decompositions(counts, n_sets, facts.shape):
+        for split in decompositions(counts, n_sets, facts.keys):
             if tile is None:
                 found.append(Winner(facts, declared + split, None))
                 continue
@@ -148,16 +148,17 @@ def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) 
 
 
 def _score_ordinary(case: Case) -> TableResult:
-    result = TableResult(case)
+    result = TableResult(case, {}, [], {})
     collects: dict[str, bool] = {}
     winner = case.winner
     if winner is not None:  # the winner's score comes first
         result.hands[winner.seat] = score_winner(winner, case.ruleset, case.params, case.round_wind)
-    for hand in case.hands:
-        if not hand.winner:
-            result.hands[hand.seat], collects[hand.seat] = score_other(
-                hand, case.ruleset, case.params, case.round_wind
-            )
+    if winner is None or len(case.hands) > 1:
+        for hand in case.hands:
+            if not hand.winner:
+                result.hands[hand.seat], collects[hand.seat] = score_other(
+                    hand, case.ruleset, case.params, case.round_wind
+                )
     scores = {seat: h.score for seat, h in result.hands.items()}
     double = east_double(case.ruleset, case.params)
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:

@@ -72,7 +72,7 @@ class HandScore:
 class WinningHand:
     """What every arrangement of the winner's tiles shares, each worked out once when asked."""
 
-    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "shape", "held", "_tiles",
+    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "keys", "held", "_tiles",
                  "_category", "_single_wait")
 
     def __init__(self, hand: Hand, own_wind: str, round_wind: str | None):
@@ -81,7 +81,7 @@ class WinningHand:
         self.winning_tile = hand.winning_tile
         # Won on a tile the player drew himself (from the wall or the loose tiles).
         self.drawn = self.win_by in ("self-draw", "loose-tile")
-        self.shape = segment_keys(hand.counts, hand.packed)  # the concealed tiles' segment keys and sizes
+        self.keys = segment_keys(hand.counts, hand.packed)  # the concealed tiles' segment keys
         self.held = hand.packed + hand.meld_packed  # every tile held, packed (arrange.pack)
         self._tiles: list[str] | None = None
         self._category: str | None | bool = False
@@ -120,7 +120,7 @@ class WinningHand:
         if self._single_wait is None:
             tile = self.winning_tile
             self._single_wait = tile is not None and self.win_by != "original-hand" and is_single_wait(
-                self.hand.counts, INDEX[tile], self.hand.meld_counts, self.shape
+                self.hand.counts, INDEX[tile], self.hand.meld_counts, self.keys
             )
         return self._single_wait
 
