@@ -28,6 +28,8 @@ ITEM_TEXT = {
     "robbing-kong": "Robbing a kong",
     "four-flowers": "Four flowers",
     "four-seasons": "Four seasons",
+    "first-card-played": "Winning on the first card played (half the limit)",
+    "fourth-tile-of-exposed-pung": "Completing the hand with the fourth tile of an exposed pung",
 }
 KIND_TEXT = {"pung": "3 of a kind", "kong": "4 of a kind"}
 

@@ -158,3 +158,59 @@ def test_explain_describes_a_sequence_filled_by_the_winning_tile():
     hand = winner("S", "123m456p789s111z55s", tile="3m")  # drawn 3 filling 12: an edge wait, 4 points
     sheet = explain(case("pung-chow-limit", [hand]))
     assert "Sequence filled edge (drawn)" in sheet
+
+
+# Part II bonus scores the vectors leave open (RULES.md 2.4 items 5 and 6; readings A18 and A19
+# in the docstring of scoring.rules.pung_chow_limit).
+
+def test_part_two_win_on_the_first_card_played_adds_half_the_limit():
+    # "To win on first card played a bonus of half the limit hand is given."
+    hand = winner("S", "234m456p789s11p", [("pung", "555s", True)], "2m", "discard", flags=["east-first-discard"])
+    result = score_table(case("pung-chow-limit", [hand]))
+    items = dict(map(tuple, result["items"]))
+    assert items["first-card-played"] == 150  # half of the 300 limit
+    assert result["score"] == 10 + 2 + 150  # a bonus like the other points, before the doubles
+    assert "no-other-score" not in items
+    doubled = winner("S", "234m456p789s11p", [("pung", "555z", True)], "2m", "discard", flags=["east-first-discard"])
+    assert score_table(case("pung-chow-limit", [doubled]))["score"] == 300  # (10 + 4 + 150) x 2, capped
+
+
+def test_part_two_first_card_bonus_in_an_uncapped_game_is_half_the_usual_limit():
+    hand = winner("W", "234m456p789s11p", [("pung", "555s", True)], "2m", "discard", flags=["east-first-discard"])
+    result = score_table(case("pung-chow-limit", [hand], params={"mj_bonus": 20, "limit": None}))
+    assert dict(map(tuple, result["items"]))["first-card-played"] == 200  # the usual limit with a bonus of 20 is 400
+
+
+@pytest.mark.parametrize("hand, words", [
+    (winner("E", "234m456p789s11p", [("pung", "555s", True)], "2m", "discard", flags=["east-first-discard"]),
+     "East cannot win"),
+    (winner("S", "234m456p789s11p", [("pung", "555s", True)], "2m", "self-draw", flags=["east-first-discard"]),
+     "win_by must be 'discard'"),
+    # "Washing cards have preference over this": a dealt hand of 13 different heads could wash.
+    (winner("S", "19m19p19s12345677z", tile="7z", win_by="discard", flags=["east-first-discard"]),
+     "washing the tiles has preference"),
+])
+def test_part_two_first_card_played_needs_east_s_discard_and_yields_to_washing(hand, words):
+    result = score_table(case("pung-chow-limit", [hand]))
+    assert result["error"]["code"] == "invalid-case"
+    assert words in result["error"]["message"]
+
+
+def test_part_two_completing_with_the_fourth_tile_of_an_exposed_pung_doubles_once():
+    # "if a player has an exposed set of 3 of a kind and he draws or pungs the fourth tile, and if
+    # this very tile is the winning tile, he may double the total score once."
+    hand = winner("S", "456s234m789p11p", [("pung", "555s", True)], "5s", "self-draw")
+    result = score_table(case("pung-chow-limit", [hand]))
+    assert ["fourth-tile-of-exposed-pung", 1] in result["doubles"]
+    assert result["score"] == (10 + 2 + 4) * 2  # pung, the 5s filling 4-6 by draw, doubled once
+    concealed_pung = winner("S", "456s234m789p11p", [("pung", "555s", False)], "5s", "self-draw")
+    assert ["fourth-tile-of-exposed-pung", 1] not in score_table(case("pung-chow-limit", [concealed_pung]))["doubles"]
+    other_tile = winner("S", "456s234m789p11p", [("pung", "555s", True)], "4s", "self-draw")
+    assert ["fourth-tile-of-exposed-pung", 1] not in score_table(case("pung-chow-limit", [other_tile]))["doubles"]
+
+
+def test_fourth_tile_double_is_part_two_only():
+    hand = winner("S", "456s234m789p11p", [("pung", "555s", True)], "5s", "self-draw")
+    for ruleset in ("pung-chow", "classical"):
+        doubles = score_table(case(ruleset, [hand]))["doubles"]
+        assert not any(label == "fourth-tile-of-exposed-pung" for label, _ in doubles)

@@ -1,9 +1,30 @@
-"""Harr, *Pung Chow* (1922), Part II: the limit game (RULES.md section 2)."""
+"""Harr, *Pung Chow* (1922), Part II: the limit game (RULES.md section 2).
+
+Two bonus scores of RULES.md 2.4 have no vector; their readings (A18, A19) are ours:
+
+* Item 5, "To win on first card played a bonus of half the limit hand is given. Washing cards
+  have preference over this."  The first card played is East's first discard (East "starts the
+  play by discarding"), so the hand is flagged ``east-first-discard`` and won by ``discard`` by
+  another player.  The bonus is an item, ``first-card-played``, worth half of what a limit hand
+  scores (half of :func:`limit_value`), counted like the other bonus points of 2.4 (the
+  Mah-Jongg bonus, "no other score"): added before the doubles, then capped at the limit.  It
+  does not count as scoring value for "no other score".  If the winner's hand before that
+  discard (his dealt 13 tiles) held 9 or more different heads he was entitled to wash the tiles,
+  which "have preference": the case is refused with a message to score it as a ``wash``.
+  (Other readings: half the limit as the whole score, or added after the doubles.)
+* Item 6, "For completing the hand with the fourth card of an exposed set of three of a kind
+  ... if a player has an exposed set of 3 of a kind and he draws or pungs the fourth tile, and
+  if this very tile is the winning tile, he may double the total score once."  The fourth tile
+  cannot join the exposed pung and still leave four sets and a pair, so it completes another
+  group of the concealed tiles (a sequence): whenever the winning tile is the kind of one of the
+  winner's exposed pungs, the hand doubles once more (``fourth-tile-of-exposed-pung``).  No case
+  flag is needed: the melds and the winning tile show it.
+"""
 
 from __future__ import annotations
 
-from ..arrange import Group, chow_wait
-from ..case import Hand
+from ..arrange import HEAD_INDICES, INDEX, Group, chow_wait
+from ..case import Hand, ScoringError
 from ..tiles import is_dragon, is_head, is_wind
 from .common import (
     SET_POINTS,
@@ -30,6 +51,8 @@ COMPLETING_PAIR = {(True, True): (6, 8), (False, True): (4, 6), (False, False): 
 COMPLETING_SEQUENCE = {"closed": (2, 4), "edge": (2, 4), "two-sided": (0, 4)}
 PAIR_POINTS = 2
 OWN_WIND_IN_OWN_ROUND_PAIR = 4
+WASH_PAYMENTS = {9: 50, 10: 70, 11: 100, 12: 150, 13: 200}  # different heads -> from each player (2.3)
+WASH_HEADS = min(WASH_PAYMENTS)
 
 LIMIT_HANDS = (
     "single-heads",
@@ -94,7 +117,40 @@ def limit_hand(w: Winner) -> str | None:
     return None
 
 
+FIRST_CARD_FLAG = "east-first-discard"
+
+
+def _check_first_card(w: Winner) -> None:
+    """A win on the first card played: on East's discard, by another player, who could not wash."""
+    hand = w.hand
+    if hand.seat == "E":
+        raise ScoringError("invalid-case", "East makes the first discard: East cannot win on the first card played")
+    if w.win_by != "discard":
+        raise ScoringError(
+            "invalid-case", f"{hand.name} won on the first card played, East's first discard: win_by must be 'discard'"
+        )
+    dealt = [hand.counts[i] - (i == INDEX[w.winning_tile]) for i in HEAD_INDICES]
+    heads = sum(1 for n in dealt if n > 0)
+    if heads >= WASH_HEADS:
+        raise ScoringError(
+            "invalid-case",
+            f"{hand.name}'s dealt hand holds {heads} different heads: washing the tiles has preference over "
+            "winning on the first card played (score it as a 'wash' case)",
+        )
+
+
+def _completes_with_fourth_tile(w: Winner) -> bool:
+    """The winning tile is the fourth of a kind the winner shows as an exposed pung (A19)."""
+    tile = w.winning_tile
+    return w.winning_index is not None and any(
+        m.kind == "pung" and m.exposed and m.tiles[0] == tile for m in w.hand.melds
+    )
+
+
 def score_winner(w: Winner, params: dict) -> HandScore:
+    first_card = FIRST_CARD_FLAG in w.hand.flags
+    if first_card:
+        _check_first_card(w)
     name = limit_hand(w)
     if name:
         return HandScore.limit(name, limit_value(params))
@@ -114,6 +170,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
             items.append((f"sequence-completing:{wait}:{'drawn' if w.drawn else 'chowed'}", points))
     if len(items) == 1:
         items.append(("no-other-score", NO_OTHER_SCORE))
+    if first_card:
+        items.append(("first-card-played", limit_value(params) // 2))
     doubles = _wind_and_dragon_doubles(w.honour_sets, w.own_wind, w.round_wind)
     category = w.category
     if category == "one-suit-with-honours":
@@ -126,6 +184,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         doubles.append(("loose-tile", 1))
     if "last-tile" in w.hand.flags and w.drawn:
         doubles.append(("last-tile", 1))
+    if w.hand.melds and _completes_with_fourth_tile(w):
+        doubles.append(("fourth-tile-of-exposed-pung", 1))
     return HandScore(items=items, doubles=doubles).finish(limit(params))
 
 
@@ -137,5 +197,3 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     doubles = _wind_and_dragon_doubles(sets, own_wind, round_wind)
     return HandScore(items=items, doubles=doubles).finish(limit(params))
 
-
-WASH_PAYMENTS = {9: 50, 10: 70, 11: 100, 12: 150, 13: 200}
