@@ -33,6 +33,10 @@ REGION_GROWTHS = 6
 #: when the regions (grown ones counted as often as looked at) cover more of the photo than
 #: this, one look at the whole photo is as cheap
 REGION_MAX_FRACTION = 0.6
+#: a last look at tiles a closer look found reaches this many tile widths round each
+TIGHT_MARGIN = 1.0
+#: more separate boxes than this round found tiles means scattered false finds
+MAX_REGIONS = 24
 
 
 def _resized(img: np.ndarray, scale: float) -> np.ndarray:
@@ -87,8 +91,35 @@ def _regions(prob: np.ndarray, img_shape: tuple, tile_w: float) -> list[list[int
         return None
     grow = REGION_MARGIN * tile_w / f
     ph, pw = prob.shape
-    boxes = [[max(0.0, x - grow), max(0.0, y - grow), min(pw, x + bw + grow), min(ph, y + bh + grow)]
-             for x, y, bw, bh in stats[1:, :4].astype(float)]
+    boxes = _joined_along([[max(0.0, x - grow), max(0.0, y - grow), min(pw, x + bw + grow),
+                            min(ph, y + bh + grow)] for x, y, bw, bh in stats[1:, :4].astype(float)])
+    out = [[math.floor(x0 * f), math.floor(y0 * f), min(w, math.ceil(x1 * f)), min(h, math.ceil(y1 * f))]
+           for x0, y0, x1, y1 in boxes]
+    if sum(_area(b) for b in out) > REGION_MAX_FRACTION * w * h:
+        return None
+    return out
+
+
+def _regions_round(quads: list[TileQuad], img_shape: tuple) -> list[list[int]] | None:
+    """Boxes round tiles a closer look already found, TIGHT_MARGIN tile widths wide (a last look
+    only sharpens them; a region still grows where a tile turns up at its edge)."""
+    h, w = img_shape[:2]
+    boxes = []
+    for q in quads:
+        x0, y0, x1, y1 = q.box
+        m = TIGHT_MARGIN * min(q.width, q.height)
+        boxes.append([max(0.0, x0 - m), max(0.0, y0 - m), min(w, x1 + m), min(h, y1 + m)])
+    out = [[math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
+           for x0, y0, x1, y1 in _joined_along(boxes)]
+    if not out or len(out) > MAX_REGIONS or sum(_area(b) for b in out) > REGION_MAX_FRACTION * w * h:
+        return None  # scattered finds (a busy cloth): the first look's places serve better
+    return out
+
+
+def _joined_along(boxes: list[list[float]]) -> list[list[float]]:
+    """Overlapping boxes joined when one box round both is no bigger than the two (runs along
+    one line, tiles of one run); an L of two rows meeting at a corner stays two boxes."""
+    boxes = [list(b) for b in boxes]
     joined = True
     while joined:
         joined = False
@@ -104,11 +135,7 @@ def _regions(prob: np.ndarray, img_shape: tuple, tile_w: float) -> list[list[int
                         break
             if joined:
                 break
-    out = [[math.floor(x0 * f), math.floor(y0 * f), min(w, math.ceil(x1 * f)), min(h, math.ceil(y1 * f))]
-           for x0, y0, x1, y1 in boxes]
-    if sum(_area(b) for b in out) > REGION_MAX_FRACTION * w * h:
-        return None
-    return out
+    return boxes
 
 
 def _area(box) -> float:
@@ -202,9 +229,10 @@ def _look_in(loc, img: np.ndarray, scale: float, regions, known: list[TileQuad] 
 
 
 def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
-    """Tile quads in the image's pixels.  A first look at a small size measures the tiles; a
-    second look, if needed, is at the size that makes them about TILE_W_TARGET pixels wide, at
-    the places the first look marked."""
+    """Tile quads in the image's pixels.  A first look at a small size measures the tiles and
+    marks their places; if they were specks there, a closer look at twice the size finds them at
+    those places; a last look, if needed, is at the size that makes them about TILE_W_TARGET
+    pixels wide, round the tiles found (or at the first look's places)."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     first = scale = FIRST_LOOK / max(h, w)
@@ -221,6 +249,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
         return marked["regions"]
 
     known = quads  # the best measure of each region's tiles so far
+    found_closer = False
     if len(quads) < 4 or _median_width(quads) * scale < 12:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
         closer = min(2 * scale, MAX_LOOK / max(h, w))
@@ -228,6 +257,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
             more = _look_in(loc, img, closer, where(closer))
             if len(more) > len(quads):
                 known = more  # sizes vary under perspective, but each region's are measured
+                found_closer = True
                 if _consistent(more):
                     scale, quads = closer, more
     if quads:
@@ -238,5 +268,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
             new = min(new, MAX_LOOK / max(h, w))
             if abs(new / scale - 1) > 0.15:
                 scale = new
-                quads = _look_in(loc, img, scale, where(scale), known=known)
+                # tiles a closer look found need only a tight box each; else the first look's places
+                regions = _regions_round(known, img.shape) if found_closer and prob is not None else None
+                quads = _look_in(loc, img, scale, regions or where(scale), known=known)
     return quads
