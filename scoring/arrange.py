@@ -8,7 +8,7 @@ table look-ups and a product of the (usually single) splits of each segment.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import compress, product
 from typing import Iterator
 
 from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key, waits_table
@@ -149,7 +149,7 @@ def decompositions(counts: bytes | list[int], sets: int, keys: list[int] | None 
             splits = segment.table.get(key)  # only complete segments are in the table
             if splits is None:
                 return []
-            pairs += _has_pair(key)
+            pairs += key % 255 % 3 == 2  # the tile count is 2 modulo 3: the pair is here (_has_pair)
             if len(splits) == 1:
                 parts.append(splits[0](segment.groups))
             else:
@@ -241,16 +241,22 @@ def winning_roles(groups: tuple[Group, ...], winning_tile: str) -> Iterator[int]
         yield i
 
 
-def hidden_sets_and_pairs(counts: list[int]) -> tuple[list[Group], list[Group]]:
+_HIDDEN_PUNGS = [Group.of("pung", code) for code in KINDS]
+_HIDDEN_PAIRS = [Group.of("pair", code) for code in KINDS]
+_AT_LEAST_TWO = bytes(int(n >= 2) for n in range(256))  # a bytes.translate table
+
+
+def hidden_sets_and_pairs(counts: bytes | list[int]) -> tuple[list[Group], list[Group]]:
     """A non-winner's hidden tiles (RULES.md 0.3.5): every three (or four) identical tiles form a
     concealed pung, every other two identical tiles a pair.  Hidden chows score nothing."""
+    counts = bytes(counts)
     sets: list[Group] = []
     pairs: list[Group] = []
-    for i, n in enumerate(counts):
-        if n >= 3:
-            sets.append(Group.of("pung", KINDS[i]))
-        elif n == 2:
-            pairs.append(Group.of("pair", KINDS[i]))
+    for i in compress(range(len(KINDS)), counts.translate(_AT_LEAST_TWO)):  # kinds held twice or more
+        if counts[i] >= 3:
+            sets.append(_HIDDEN_PUNGS[i])
+        else:
+            pairs.append(_HIDDEN_PAIRS[i])
     return sets, pairs
 
 

@@ -126,7 +126,6 @@ class Case:
     discarder: str | None = None
     discarder_exempt: bool = False
     id: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def winner(self) -> Hand | None:

@@ -41,8 +41,10 @@ class TableResult:
 
     @property
     def winner(self) -> str | None:
-        hand = self.case.winner
-        return hand.seat if hand else None
+        for hand in self.case.hands:
+            if hand.winner:
+                return hand.seat
+        return None
 
     def to_json(self) -> dict[str, Any]:
         case, hands = self.case, self.hands
@@ -75,7 +77,7 @@ class TableResult:
                 out["payments_scope"] = "full-table" if len(hands) == 4 else "partial-table"
         if self.extra:
             out.update(self.extra)
-        out["payments"] = self.payments
+        out["payments"] = settle.net(self.transfers)
         out["transfers"] = list(map(list, self.transfers))
         return out
 

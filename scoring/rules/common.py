@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..arrange import (
     HEAD_MASK,
@@ -32,6 +33,9 @@ SET_POINTS = {
 }
 
 
+_SECOND = itemgetter(1)  # the points of an item, the doublings of a double
+
+
 @dataclass(slots=True)
 class HandScore:
     """An itemised score: points are summed, then doubled, then capped at the limit."""
@@ -45,11 +49,11 @@ class HandScore:
 
     @property
     def points(self) -> int:
-        return sum([p for _, p in self.items])
+        return sum(map(_SECOND, self.items))
 
     @property
     def doublings(self) -> int:
-        return sum([n for _, n in self.doubles])
+        return sum(map(_SECOND, self.doubles))
 
     def finish(self, limit: int | None) -> "HandScore":
         """Compute the final score from the items and doubles, capped at ``limit``."""
@@ -198,20 +202,22 @@ def suit_category(held: int) -> str | None:
     """``all-one-suit``, ``one-suit-with-honours``, ``all-honours`` or None (mixed suits), for
     tiles packed by :func:`scoring.arrange.pack`."""
     honours = bool(held & HONOUR_MASK)
-    suits = [mask for mask in SUIT_MASKS if held & mask]
+    suits = bool(held & SUIT_MASKS[0]) + bool(held & SUIT_MASKS[1]) + bool(held & SUIT_MASKS[2])
     if not suits:
         return "all-honours" if honours else None
-    if len(suits) > 1:
+    if suits > 1:
         return None
     return "one-suit-with-honours" if honours else "all-one-suit"
 
 
 def dragon_set_doubles(sets: list[Group]) -> list[tuple[str, int]]:
+    if not sets:
+        return []
     return [(f"dragon-set:{g.tile}", 1) for g in sets if g.is_dragon and g.is_set_of_a_kind]
 
 
 def wind_sets(sets: list[Group], wind: str | None) -> list[Group]:
-    if wind is None:
+    if wind is None or not sets:
         return []
     return [g for g in sets if g.tile == wind and g.is_set_of_a_kind]
 
@@ -227,8 +233,8 @@ def is_scoring_pair_tile(tile: str, own_wind: str, round_wind: str | None) -> bo
 
 
 def count_wind_sets(sets: list[Group]) -> int:
-    return len({g.tile for g in sets if g.is_wind and g.is_set_of_a_kind})
+    return len({g.tile for g in sets if g.is_wind and g.is_set_of_a_kind}) if sets else 0
 
 
 def count_dragon_sets(sets: list[Group]) -> int:
-    return len({g.tile for g in sets if g.is_dragon and g.is_set_of_a_kind})
+    return len({g.tile for g in sets if g.is_dragon and g.is_set_of_a_kind}) if sets else 0

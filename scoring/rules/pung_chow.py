@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..arrange import Group
 from ..case import Hand
-from ..tiles import is_dragon
 from .common import (
     HandScore,
     Winner,
@@ -28,8 +27,9 @@ def limit(params: dict) -> int | None:
     return None  # "there is no limit"
 
 
-def _pair_items(pairs: list[Group], own_wind: str) -> list[tuple[str, int]]:
-    return [(f"pair:{p.tile}", PAIR_POINTS) for p in pairs if is_dragon(p.tile) or p.tile == own_wind]
+def _pair_items(pairs: list[Group] | tuple[Group, ...], own_wind: str) -> list[tuple[str, int]]:
+    """A pair of dragons or of one's own wind (the winner's pair is scored the same way)."""
+    return [(f"pair:{p.tile}", PAIR_POINTS) for p in pairs if p.is_dragon or p.tile == own_wind]
 
 
 def _doubles(sets: list[Group], category: str | None, hand: Hand, own_wind: str) -> list[tuple[str, int]]:
@@ -53,7 +53,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if w.only_place:
         items.append(("only-place", BONUS_POINTS["only-place"]))
     items += set_items(w.sets)
-    items += _pair_items([w.pair] if w.pair else [], w.own_wind)
+    if w.pair is not None:
+        items += _pair_items((w.pair,), w.own_wind)
     if len(items) == 1:
         items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
     doubles = _doubles(w.honour_sets, w.category, w.hand, w.own_wind)
