@@ -39,16 +39,16 @@ TIGHT_MARGIN = 1.0
 MAX_REGIONS = 24
 
 
-def _resized(img: np.ndarray, scale: float) -> np.ndarray:
+def _resized(img: np.ndarray, scale: float, halve: bool = True) -> np.ndarray:
     """The image scaled by `scale`; shrinking averages pixels (INTER_AREA), halving first where
-    it can, because OpenCV halves exactly in a fraction of the time an odd ratio takes."""
+    it can (`halve`), because OpenCV halves exactly in a fraction of the time an odd ratio takes."""
     if abs(scale - 1.0) < 1e-3:
         return img
     h, w = img.shape[:2]
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     if scale > 1:
         return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
-    while img.shape[1] >= 2 * size[0] and img.shape[0] >= 2 * size[1]:
+    while halve and img.shape[1] >= 2 * size[0] and img.shape[0] >= 2 * size[1]:
         img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA) if img.shape[1::-1] != size else img
 
@@ -64,17 +64,49 @@ def _median_width(quads: list[TileQuad]) -> float:
     return float(np.median([q.width for q in quads]))
 
 
-def _look(loc, img: np.ndarray, scale: float) -> tuple[list[TileQuad], np.ndarray | None]:
-    """Quads (in img's pixels) from one look at the whole image at `scale`, and the heatmap when
-    the localiser is the bundled kind (the same steps as TileLocalizer.find, keeping the map)."""
-    small = _resized(img, scale)
+class _Pyramid:
+    """The photo and its halvings, each made once when first needed: a look at a small scale
+    (the first look at a 12 MP photo, its regions) starts from the smallest level that still has
+    at least the pixels it needs, instead of shrinking the full photo again for every region."""
+
+    def __init__(self, img: np.ndarray):
+        self.levels = [img]
+        self.shape = img.shape
+
+    def level(self, scale: float) -> tuple[np.ndarray, float, float]:
+        """(image, fx, fy): the level for a look at `scale`, fx/fy photo pixels per its pixel."""
+        k = 0
+        while scale * 2 ** (k + 1) <= 1.0 and min(self.levels[k].shape[:2]) >= 64:
+            k += 1
+            if len(self.levels) <= k:
+                prev = self.levels[k - 1]
+                self.levels.append(cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2),
+                                              interpolation=cv2.INTER_AREA))
+        lv = self.levels[k]
+        return lv, self.shape[1] / lv.shape[1], self.shape[0] / lv.shape[0]
+
+
+def _look(loc, pyr: _Pyramid, scale: float, box=None) -> tuple[list[TileQuad], np.ndarray | None]:
+    """Quads (in the photo's pixels) from one look at `scale` at the box (x0, y0, x1, y1; None:
+    the whole photo), and the heatmap when the localiser is the bundled kind (the same steps as
+    TileLocalizer.find, keeping the map)."""
+    lv, fx, fy = pyr.level(scale)
+    h, w = pyr.shape[:2]
+    x0, y0, x1, y1 = box or (0, 0, w, h)
+    lx0, ly0 = int(x0 / fx), int(y0 / fy)
+    lx1, ly1 = min(lv.shape[1], math.ceil(x1 / fx)), min(lv.shape[0], math.ceil(y1 / fy))
+    crop = lv[ly0:ly1, lx0:lx1]
+    small = _resized(crop, scale * fx, halve=False)
     if isinstance(loc, TileLocalizer):
         prob = loc.heatmap(small)
         quads = quads_from_heatmap(prob, scale=small.shape[1] / prob.shape[1],
                                    margin=float(loc.meta.get("blob_margin", 0.0)))
     else:  # any object with find(bgr) -> quads (stand-ins in tests)
         prob, quads = None, loc.find(small)
-    return [q.scaled(1.0 / scale) for q in quads], prob
+    # small's pixels -> photo pixels, per axis (the levels' sizes are rounded)
+    k = np.array([crop.shape[1] / small.shape[1] * fx, crop.shape[0] / small.shape[0] * fy], np.float32)
+    off = np.array([lx0 * fx, ly0 * fy], np.float32)
+    return [TileQuad((q.corners * k + off).astype(np.float32)) for q in quads], prob
 
 
 def _regions(prob: np.ndarray, img_shape: tuple, tile_w: float) -> list[list[int]] | None:
@@ -154,7 +186,7 @@ def _inside(points: np.ndarray, box, w: int, h: int) -> np.ndarray:
     return d.min(axis=0)
 
 
-def _look_in(loc, img: np.ndarray, scale: float, regions, known: list[TileQuad] = ()) -> list[TileQuad]:
+def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = ()) -> list[TileQuad]:
     """Quads (in img's pixels) from looks at `scale` at each region, or at the whole image when
     regions is None or they grow too big.  A region holding three or more `known` tiles is looked
     at the scale that suits its own tiles (within 1.5x of `scale`: under a steep perspective the
@@ -162,8 +194,8 @@ def _look_in(loc, img: np.ndarray, scale: float, regions, known: list[TileQuad] 
     at its edge that no other region holds well inside; each tile is kept from the region holding
     it furthest inside (so from the look that saw the most round it)."""
     if regions is None:
-        return _look(loc, img, scale)[0]
-    h, w = img.shape[:2]
+        return _look(loc, pyr, scale)[0]
+    h, w = pyr.shape[:2]
     boxes = [list(r) for r in regions]
     top = MAX_LOOK / max(h, w)
     known_c = np.array([q.center for q in known]).reshape(-1, 2)
@@ -183,9 +215,8 @@ def _look_in(loc, img: np.ndarray, scale: float, regions, known: list[TileQuad] 
         x0, y0, x1, y1 = boxes[i]
         looked += _area(boxes[i])
         if looked > REGION_MAX_FRACTION * w * h:
-            return _look(loc, img, scale)[0]
-        found = [TileQuad(q.corners + np.array([x0, y0], np.float32))
-                 for q in _look(loc, img[y0:y1, x0:x1], scales[i])[0]]
+            return _look(loc, pyr, scale)[0]
+        found = _look(loc, pyr, scales[i], (x0, y0, x1, y1))[0]
         found_in[i] = found
         if not found or grown >= REGION_GROWTHS:
             continue
@@ -236,7 +267,8 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     first = scale = FIRST_LOOK / max(h, w)
-    quads, prob = _look(loc, img, scale)
+    pyr = _Pyramid(img)
+    quads, prob = _look(loc, pyr, scale)
     marked: dict = {}
 
     def where(new_scale: float):
@@ -254,7 +286,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
-            more = _look_in(loc, img, closer, where(closer))
+            more = _look_in(loc, pyr, closer, where(closer))
             if len(more) > len(quads):
                 known = more  # sizes vary under perspective, but each region's are measured
                 found_closer = True
@@ -270,5 +302,5 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
                 scale = new
                 # tiles a closer look found need only a tight box each; else the first look's places
                 regions = _regions_round(known, img.shape) if found_closer and prob is not None else None
-                quads = _look_in(loc, img, scale, regions or where(scale), known=known)
+                quads = _look_in(loc, pyr, scale, regions or where(scale), known=known)
     return quads
