@@ -96,18 +96,18 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
             if tile is None:
                 found.append(Winner(facts, declared + split, None))
                 continue
-            seen = set()
             for role, group in enumerate(split):
-                if tile not in group.tiles or group in seen:
+                # Equal groups sit side by side in a split (and groups are interned): one role each.
+                if tile not in group.tiles or (role and group is split[role - 1]):
                     continue
-                seen.add(group)
                 groups = split
                 if claimed and group.kind == "pung":
                     groups = split[:role] + (Group.of("pung", group.tile, exposed=True),) + split[role + 1 :]
                 found.append(Winner(facts, declared + groups, role + len(declared)))
     if not declared:
         shapes = SPECIAL_SHAPES[ruleset]
-        if shapes and is_thirteen_orphans(counts, hand.packed):
+        # Thirteen different kinds, all heads, can never also be four sets and a pair.
+        if shapes and not found and is_thirteen_orphans(counts, hand.packed):
             found.append(Winner(facts, (), None, special="thirteen-orphans"))
         if "nine-gates" in shapes and is_nine_gates(counts, hand.packed):
             found.append(Winner(facts, (), None, special="nine-gates"))
