@@ -127,39 +127,53 @@ PITCH = 1.1
 MIN_SPLIT_CORE = 5.0
 
 
+#: a blob measures a single tile only if its short side is at least this fraction of its long
+#: side (specks and slivers near a tile must not make the tile look like a run)
+SINGLE_ASPECT = 0.55
+#: a blob's size is judged against this many of its nearest blobs (perspective makes near tiles
+#: bigger than far ones, so one size for the whole photo would cut near single tiles)
+NEIGHBOURS = 8
+
+
 def _run_lengths(rects: list) -> list[tuple[int, float]]:
     """How many touching tiles each blob holds (1 for most), and a single core's length along
     the blob's long side.
 
-    Most blobs are single tiles, so a single tile's core is measured from the smaller blobs:
-    those within 30% of the 30th-percentile area give its short side w and long side h.  A blob
-    covering at least 1.6 such areas whose short side matches h and whose long side fits n cores
-    spaced PITCH tile widths apart is n upright tiles side by side; one whose short side matches
-    w and long side fits n cores spaced PITCH tile heights apart is n tiles lying sideways (or a
-    column of them).  Shape alone cannot tell: a tile seen at a slant is as long as two, but it
-    has one tile's area."""
-    if len(rects) < 3:
-        return [(1, 0.0)] * len(rects)
+    Most blobs are single tiles, so a single tile's core is measured, for each blob, from the
+    smaller of its nearest blobs: those shaped like a tile within 30% of the 30th-percentile area
+    give its short side w and long side h.  A blob covering at least 1.6 such areas whose short side matches h
+    and whose long side fits n cores spaced PITCH tile widths apart is n upright tiles side by
+    side; one whose short side matches w and long side fits n cores spaced PITCH tile heights
+    apart is n tiles lying sideways (or a column of them).  Shape alone cannot tell: a tile seen
+    at a slant is as long as two, but it has one tile's area."""
+    out = [(1, 0.0)] * len(rects)
+    if len(rects) < 4:
+        return out
+    centres = np.array([r[0] for r in rects], np.float64)
     areas = np.array([r[1][0] * r[1][1] for r in rects])
-    ref = float(np.sort(areas)[int(0.3 * (len(areas) - 1))])
-    alike = [r for r, a in zip(rects, areas) if abs(a - ref) <= 0.3 * ref]
-    w = float(np.median([r[1][1] for r in alike]))
-    h = float(np.median([r[1][0] for r in alike]))
-    if w < MIN_SPLIT_CORE:
-        return [(1, 0.0)] * len(rects)  # tiles too small for the net's trained range: a closer look will come
-    out = []
-    for (_, (long, short), _), area in zip(rects, areas):
-        pieces, core_len = 1, 0.0
-        if area >= 1.6 * w * h:
-            for across, along in ((h, w), (w, h)):
-                if abs(short - across) > SIZE_TOLERANCE * across:
-                    continue
-                pitch = PITCH * along / CORE
-                k = int(round((long - along) / pitch)) + 1
-                if k >= 2 and abs((k - 1) * pitch + along - long) < 0.4 * pitch:
-                    pieces, core_len = k, along
-                    break
-        out.append((pieces, core_len))
+    for i, ((_, (long, short), _), area) in enumerate(zip(rects, areas)):
+        d = np.linalg.norm(centres - centres[i], axis=1)
+        d[i] = np.inf
+        near = np.argsort(d)[:NEIGHBOURS]
+        ref = float(np.sort(areas[near])[int(0.3 * (len(near) - 1))])
+        if area < 1.6 * ref:
+            continue
+        alike = [rects[j] for j in near if abs(areas[j] - ref) <= 0.3 * ref
+                 and rects[j][1][1] >= SINGLE_ASPECT * rects[j][1][0]]
+        if len(alike) < 2:
+            continue  # too few blobs near shaped like one tile: no measure to cut by
+        w = float(np.median([r[1][1] for r in alike]))
+        h = float(np.median([r[1][0] for r in alike]))
+        if w < MIN_SPLIT_CORE:
+            continue  # tiles too small for the net's trained range: a closer look will come
+        for across, along in ((h, w), (w, h)):
+            if abs(short - across) > SIZE_TOLERANCE * across:
+                continue
+            pitch = PITCH * along / CORE
+            k = int(round((long - along) / pitch)) + 1
+            if k >= 2 and abs((k - 1) * pitch + along - long) < 0.4 * pitch and area >= 1.6 * w * h:
+                out[i] = (k, along)
+                break
     return out
 
 
