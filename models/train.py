@@ -156,6 +156,7 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
     meta["trained"]["history"] = history
     meta["trained"]["seconds"] = round(time.time() - t0)
     export_onnx(model, out, meta, classes, input_hw)
+    torch.save(model.state_dict(), out.with_suffix(".pt"))  # for fine-tuning; not committed
     return {"model": model, "best_val_acc": best, "history": history}
 
 
