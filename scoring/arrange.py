@@ -9,7 +9,6 @@ table look-ups and a product of the (usually single) splits of each segment.
 from __future__ import annotations
 
 from itertools import compress, product
-from typing import Iterator
 
 from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key, waits_table
 from .tiles import KINDS, is_dragon, is_head, is_wind
@@ -229,16 +228,6 @@ def chow_wait(group: Group, winning_tile: str) -> str:
     if (pos == 2 and start == 1) or (pos == 0 and start == 7):
         return "edge"
     return "two-sided"
-
-
-def winning_roles(groups: tuple[Group, ...], winning_tile: str) -> Iterator[int]:
-    """Indices of the distinct groups that could contain the winning tile."""
-    seen = set()
-    for i, g in enumerate(groups):
-        if g.declared or winning_tile not in g.tiles or g in seen:
-            continue
-        seen.add(g)
-        yield i
 
 
 _HIDDEN_PUNGS = [Group.of("pung", code) for code in KINDS]

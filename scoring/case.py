@@ -8,7 +8,7 @@ Nothing here knows how hands are scored.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from operator import add
@@ -259,7 +259,7 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         if flag not in FLAGS:
             raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
     bonus_raw = get("bonus_tiles")
-    bonus = [] if _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
+    bonus = [] if bonus_raw is None or _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
     if bonus:
         not_bonus = [t for t in bonus if not is_bonus(t)]
         if not_bonus:
@@ -315,7 +315,8 @@ def validate_table(case: Case) -> None:
     """Checks across the whole table: seats, copies, winners, tile counts, winning tile."""
     hands = case.hands
     if len(hands) == 1:
-        on_table, bonus = hands[0].held_counts(), hands[0].bonus_tiles
+        hand = hands[0]
+        on_table, bonus = hand.held_counts() if hand.melds else hand.counts, hand.bonus_tiles
     else:
         if len({h.seat for h in hands}) != len(hands):
             seats = Counter(h.seat for h in hands)

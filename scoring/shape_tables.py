@@ -7,10 +7,11 @@ A segment is keyed by its counts packed one byte per kind (:func:`segment_key`);
 every split of it, each a sorted tuple of local group ids ``3 * rank + KIND_ORDER[kind]``.
 Sorting by id lists groups by their lowest tile (pung, then pair, then chow at the same tile),
 and sorting the splits orders them as a depth-first search from the lowest tile would find them,
-so the engine keeps the arrangement order it always had.  Each split is stored as a function that
-picks its groups out of a segment's list of groups (an ``itemgetter``).  Both tables are built when the module
-is imported (about 30 ms) and never depend on the hands scored.  The wait tables (which kinds
-complete a segment one tile short) are derived from them the first time a wait is asked for.
+so the engine keeps the arrangement order it always had.  Each split is stored as a function
+that picks its groups out of a segment's list of groups (an ``itemgetter``).  Both tables are
+built when the module is imported (about 30 ms) and never depend on the hands scored.  The wait
+tables (which kinds complete a segment one tile short) are derived from them the first time a
+wait is asked for.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from itertools import combinations_with_replacement
 from operator import itemgetter
 from typing import Callable
 
-KIND_ORDER = {"pung": 0, "pair": 1, "chow": 2}
-LOCAL_KIND = ("pung", "pair", "chow")  # local id % 3 -> kind
+KIND_ORDER = {"pung": 0, "pair": 1, "chow": 2}  # a group's local id is 3 * rank + KIND_ORDER[kind]
+LOCAL_KIND = tuple(sorted(KIND_ORDER, key=KIND_ORDER.__getitem__))  # local id % 3 -> kind
 MAX_SETS = 4
 MAX_COPIES = 4
 
@@ -35,10 +36,11 @@ def _build(size: int, chows: bool) -> dict[int, tuple["Picker", ...]]:
     # Adding 0x7B to a byte sets its top bit exactly when the count exceeds four.
     over_four = sum((0x7F - MAX_COPIES) << (8 * i) for i in range(size))
     top_bits = sum(0x80 << (8 * i) for i in range(size))
-    sets = [(3 * r, 3 * unit[r]) for r in range(size)]
+    pung, pair, chow = KIND_ORDER["pung"], KIND_ORDER["pair"], KIND_ORDER["chow"]
+    sets = [(3 * r + pung, 3 * unit[r]) for r in range(size)]
     if chows:
-        sets += [(3 * r + 2, unit[r] + unit[r + 1] + unit[r + 2]) for r in range(size - 2)]
-    pairs = [(3 * r + 1, 2 * unit[r]) for r in range(size)]
+        sets += [(3 * r + chow, unit[r] + unit[r + 1] + unit[r + 2]) for r in range(size - 2)]
+    pairs = [(3 * r + pair, 2 * unit[r]) for r in range(size)]
     table: dict[int, list[tuple[int, ...]]] = {}
     for k in range(MAX_SETS + 1):
         for combo in combinations_with_replacement(sets, k):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..arrange import Group
 from ..case import Hand
-from ..tiles import is_dragon, is_wind
+from ..tiles import is_dragon
 from .common import (
     HandScore,
     Winner,
@@ -14,7 +14,6 @@ from .common import (
     own_bonus_doubles,
     non_winner_groups,
     set_items,
-    suit_category,
     wind_sets,
 )
 

@@ -17,7 +17,7 @@ from ..arrange import (
     segment_keys,
 )
 from ..case import Hand
-from ..tiles import bonus_wind, is_dragon
+from ..tiles import bonus_wind
 
 # Points for a pung or kong: (kind, is a head, concealed) -> points.  Shared by Harr's Part I,
 # the non-winning hands of Part II, and the classical rules (their tables agree).
@@ -76,8 +76,8 @@ class HandScore:
 class WinningHand:
     """What every arrangement of the winner's tiles shares, each worked out once when asked."""
 
-    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "keys", "held", "_tiles",
-                 "_category", "_single_wait")
+    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "keys", "held", "_category",
+                 "_single_wait")
 
     def __init__(self, hand: Hand, own_wind: str, round_wind: str | None):
         self.hand, self.own_wind, self.round_wind = hand, own_wind, round_wind
@@ -87,15 +87,8 @@ class WinningHand:
         self.drawn = self.win_by in ("self-draw", "loose-tile")
         self.keys = segment_keys(hand.counts, hand.packed)  # the concealed tiles' segment keys
         self.held = hand.packed + hand.meld_packed  # every tile held, packed (arrange.pack)
-        self._tiles: list[str] | None = None
         self._category: str | None | bool = False
         self._single_wait: bool | None = None
-
-    @property
-    def tiles(self) -> list[str]:
-        if self._tiles is None:
-            self._tiles = self.hand.all_tiles()
-        return self._tiles
 
     @property
     def category(self) -> str | None:
@@ -171,13 +164,6 @@ class Winner:
     def category(self) -> str | None:
         return self.facts.category
 
-    def tiles(self) -> list[str]:
-        return self.facts.tiles
-
-
-def set_points(group: Group, table: dict = SET_POINTS) -> int:
-    return table[group.points_key]
-
 
 def set_items(sets: list[Group], table: dict = SET_POINTS) -> list[tuple[str, int]]:
     """An item for every pung and kong (chows score nothing)."""
@@ -192,10 +178,6 @@ def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
     """A non-winner's sets (declared melds, then hidden triplets) and hidden pairs (A30)."""
     hidden_sets, pairs = hidden_sets_and_pairs(hand.counts)
     return list(meld_groups(hand)) + hidden_sets, pairs
-
-
-def set_label(group: Group) -> str:
-    return group.label
 
 
 def suit_category(held: int) -> str | None:
@@ -226,10 +208,6 @@ def own_bonus_doubles(hand: Hand) -> list[tuple[str, int]]:
     if not hand.bonus_tiles:
         return []
     return [(f"own-bonus-tile:{f}", 1) for f in hand.bonus_tiles if bonus_wind(f) == hand.seat]
-
-
-def is_scoring_pair_tile(tile: str, own_wind: str, round_wind: str | None) -> bool:
-    return is_dragon(tile) or tile == own_wind or (round_wind is not None and tile == round_wind)
 
 
 def count_wind_sets(sets: list[Group]) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..arrange import HEAD_INDICES, INDEX, Group, chow_wait
 from ..case import Hand, ScoringError
-from ..tiles import is_dragon, is_head, is_wind
+from ..tiles import is_dragon, is_head
 from .common import (
     SET_POINTS,
     HandScore,
@@ -35,7 +35,6 @@ from .common import (
     dragon_set_doubles,
     non_winner_groups,
     set_items,
-    suit_category,
     wind_sets,
 )
 
@@ -172,7 +171,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("no-other-score", NO_OTHER_SCORE))
     if first_card:
         items.append(("first-card-played", limit_value(params) // 2))
-    doubles = _wind_and_dragon_doubles(w.honour_sets, w.own_wind, w.round_wind)
+    doubles = _wind_and_dragon_doubles(w.honour_sets, w.own_wind, w.round_wind) if w.honour_sets else []
     category = w.category
     if category == "one-suit-with-honours":
         doubles.append((category, 1))
