@@ -112,9 +112,11 @@ def test_real_photos_recall():
 
 def test_shrinking_by_halves_matches_one_area_resize():
     img = random_surface(np.random.default_rng(4), 1500, 2000, "cloth")
-    from vision.detect import _resized
+    from vision.detect import _Pyramid, _resized
 
-    small = _resized(img, 0.16)
+    level, fx, fy = _Pyramid(img).level(0.16)
+    assert level.shape[:2] == (375, 500) and fx == fy == 4.0  # two halvings, then 0.64
+    small = _resized(level, 0.16 * fx)
     direct = cv2.resize(img, (320, 240), interpolation=cv2.INTER_AREA)
     assert small.shape == direct.shape
     assert np.abs(small.astype(int) - direct).mean() < 2.0

@@ -39,18 +39,13 @@ TIGHT_MARGIN = 1.0
 MAX_REGIONS = 24
 
 
-def _resized(img: np.ndarray, scale: float, halve: bool = True) -> np.ndarray:
-    """The image scaled by `scale`; shrinking averages pixels (INTER_AREA), halving first where
-    it can (`halve`), because OpenCV halves exactly in a fraction of the time an odd ratio takes."""
+def _resized(img: np.ndarray, scale: float) -> np.ndarray:
+    """The image scaled by `scale` (shrinking averages pixels: INTER_AREA)."""
     if abs(scale - 1.0) < 1e-3:
         return img
     h, w = img.shape[:2]
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    if scale > 1:
-        return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
-    while halve and img.shape[1] >= 2 * size[0] and img.shape[0] >= 2 * size[1]:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    return cv2.resize(img, size, interpolation=cv2.INTER_AREA) if img.shape[1::-1] != size else img
+    return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR if scale > 1 else cv2.INTER_AREA)
 
 
 def _consistent(quads: list[TileQuad]) -> bool:
@@ -67,7 +62,8 @@ def _median_width(quads: list[TileQuad]) -> float:
 class _Pyramid:
     """The photo and its halvings, each made once when first needed: a look at a small scale
     (the first look at a 12 MP photo, its regions) starts from the smallest level that still has
-    at least the pixels it needs, instead of shrinking the full photo again for every region."""
+    at least the pixels it needs, instead of shrinking the full photo again for every region
+    (OpenCV halves exactly in a fraction of the time an odd ratio takes)."""
 
     def __init__(self, img: np.ndarray):
         self.levels = [img]
@@ -96,7 +92,7 @@ def _look(loc, pyr: _Pyramid, scale: float, box=None) -> tuple[list[TileQuad], n
     lx0, ly0 = int(x0 / fx), int(y0 / fy)
     lx1, ly1 = min(lv.shape[1], math.ceil(x1 / fx)), min(lv.shape[0], math.ceil(y1 / fy))
     crop = lv[ly0:ly1, lx0:lx1]
-    small = _resized(crop, scale * fx, halve=False)
+    small = _resized(crop, scale * fx)
     if isinstance(loc, TileLocalizer):
         prob = loc.heatmap(small)
         quads = quads_from_heatmap(prob, scale=small.shape[1] / prob.shape[1],
