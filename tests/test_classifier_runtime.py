@@ -54,6 +54,19 @@ def test_committed_model_on_own_renders(clf):
     assert acc180 >= 0.9, f"committed model got {acc180:.3f} on the sample turned 180 degrees"
 
 
+def test_bundled_bonus_reader_reads_flowers_and_seasons(clf):
+    """The flower/season reader ships beside the main model and is used: on the sample's bonus
+    tiles it does better than the main model alone (measured 14/16 against 10/16)."""
+    assert clf.has_bonus_reader, "models/bonus_classifier.onnx must be committed beside the main model"
+    crops, codes = load_sample()
+    bonus = [(crop, code) for crop, code in zip(crops, codes) if code.startswith("f")]
+    with_reader = np.mean([p.code == c for p, (_, c) in zip(clf.classify([b[0] for b in bonus]), bonus)])
+    alone = TileClassifier(bonus_model_path=False)
+    without = np.mean([p.code == c for p, (_, c) in zip(alone.classify([b[0] for b in bonus]), bonus)])
+    assert with_reader >= 0.8, f"flowers and seasons read right {with_reader:.2f} of the time"
+    assert with_reader > without
+
+
 def test_committed_model_on_real_photo_crops(clf):
     if not HUST.is_dir():
         pytest.skip(f"real-photo check needs ../shared/datasets/hust-riichi, which is not present at {HUST}")
