@@ -4,8 +4,10 @@ format, with warnings a person can act on."""
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scoring.tiles import BACK, BONUS, format_tiles, tile_name
 
@@ -16,6 +18,11 @@ SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NUMBER_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 #: predictions under this confidence are reported
 LOW_CONFIDENCE = 0.6
+#: a laid-out group that reads as no set is read again from each tile's candidates; the likeliest
+#: set they allow is taken when it is at least this likely relative to the first readings
+REPAIR_RATIO = 0.05
+#: candidates less likely than this are not tried
+REPAIR_MIN_P = 0.02
 
 
 @dataclass
@@ -24,6 +31,7 @@ class TileRead:
 
     code: str
     confidence: float
+    candidates: list[tuple[str, float]] = field(default_factory=list)  # best first
 
 
 def seat_of(position: int, camera_seat: str) -> str:
@@ -50,8 +58,29 @@ def _meld(codes: list[str]) -> dict | None:
     return None
 
 
+def _repair_meld(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
+    """The likeliest chow, pung or kong that the tiles' candidate readings allow (LAYOUT.md: a
+    group laid apart from the concealed run is a set), and the codes it takes, or None."""
+    options = []
+    for r in reads:
+        cands = [(c, p) for c, p in (r.candidates or [])[:3] if p >= REPAIR_MIN_P]
+        options.append(cands or [(r.code, max(r.confidence, REPAIR_MIN_P))])
+    first = math.prod(max(r.confidence, REPAIR_MIN_P) for r in reads)
+    best = None
+    for combo in itertools.product(*options):
+        codes = [c for c, _ in combo]
+        meld = _meld(codes)
+        if meld is None:
+            continue
+        prob = math.prod(p for _, p in combo)
+        if prob >= REPAIR_RATIO * first and (best is None or prob > best[0]):
+            best = (prob, meld, codes)
+    return (best[1], best[2]) if best else None
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
-    """(per-tile seat and group labels, per-seat hands, warnings)."""
+    """(per-tile seat and group labels, per-seat hands, warnings).  A laid-out set misread in
+    one tile is read again from the candidates, and `reads` are corrected in place."""
     n = len(reads)
     seat_label = [""] * n
     group_label = [""] * n
@@ -91,8 +120,19 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 continue
             meld = _meld([reads[t].code for t in tiles])
             if meld is None:
-                stray.append([t for t in tiles])
-                continue
+                repaired = _repair_meld([reads[t] for t in tiles])
+                if repaired is None:
+                    stray.append([t for t in tiles])
+                    continue
+                meld, codes = repaired
+                shown = " ".join(reads[t].code for t in tiles)
+                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as {shown}, "
+                                f"taken as the {meld['kind']} {' '.join(codes)} (the likeliest set their "
+                                f"readings allow): check them")
+                for t, code in zip(tiles, codes):
+                    if code != reads[t].code:
+                        p = dict(reads[t].candidates).get(code, 0.0)
+                        reads[t] = TileRead(code, float(p), reads[t].candidates)
             k += 1
             melds.append(meld)
             for t in tiles:

@@ -1,0 +1,40 @@
+"""Reading sets off laid-out groups: a set misread in one tile is read again from candidates."""
+
+from __future__ import annotations
+
+from vision.hands import TileRead, _repair_meld
+
+
+def test_a_pung_misread_in_one_tile_is_repaired_from_its_second_candidate():
+    reads = [TileRead("4m", 0.97, [("4m", 0.97)]), TileRead("4m", 0.9, [("4m", 0.9), ("1m", 0.05)]),
+             TileRead("1m", 0.55, [("1m", 0.55), ("4m", 0.40), ("7m", 0.03)])]
+    meld, codes = _repair_meld(reads)
+    assert meld == {"kind": "pung", "tiles": "444m", "exposed": True}
+    assert codes == ["4m", "4m", "4m"]
+
+
+def test_a_chow_is_found_among_candidates():
+    reads = [TileRead("3p", 0.9, [("3p", 0.9)]), TileRead("4p", 0.8, [("4p", 0.8)]),
+             TileRead("6p", 0.5, [("6p", 0.5), ("5p", 0.45)])]
+    meld, codes = _repair_meld(reads)
+    assert meld["kind"] == "chow" and meld["tiles"] == "345p"
+
+
+def test_a_concealed_kong_with_a_misread_face():
+    reads = [TileRead("back", 0.99, [("back", 0.99)]), TileRead("7z", 0.9, [("7z", 0.9)]),
+             TileRead("5z", 0.6, [("5z", 0.6), ("7z", 0.35)]), TileRead("back", 0.98, [("back", 0.98)])]
+    meld, _ = _repair_meld(reads)
+    assert meld == {"kind": "kong", "tiles": "7777z", "exposed": False}
+
+
+def test_tiles_that_are_no_set_by_any_likely_reading_stay_unrepaired():
+    reads = [TileRead("1m", 0.95, [("1m", 0.95), ("7m", 0.02)]), TileRead("5p", 0.9, [("5p", 0.9)]),
+             TileRead("9s", 0.9, [("9s", 0.9), ("8s", 0.05)])]
+    assert _repair_meld(reads) is None
+
+
+def test_an_unlikely_repair_is_refused():
+    """The second choice must be reasonably likely, not any set the long tail allows."""
+    reads = [TileRead("2s", 0.99, [("2s", 0.99)]), TileRead("2s", 0.99, [("2s", 0.99)]),
+             TileRead("8s", 0.97, [("8s", 0.97), ("2s", 0.021)])]
+    assert _repair_meld(reads) is None
