@@ -73,9 +73,11 @@ def _bonus_tile_items(hand: Hand) -> list[tuple[str, int]]:
 
 
 def _all_hands_doubles(sets: list[Group], hand: Hand, own_wind: str, round_wind: str | None) -> list[tuple[str, int]]:
-    doubles = [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
-    doubles += [(f"round-wind-set:{g.tile}", 1) for g in wind_sets(sets, round_wind)]
-    doubles += dragon_set_doubles(sets)
+    doubles = []
+    if sets:  # only pungs and kongs of winds and dragons double
+        doubles += [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
+        doubles += [(f"round-wind-set:{g.tile}", 1) for g in wind_sets(sets, round_wind)]
+        doubles += dragon_set_doubles(sets)
     if not hand.bonus_tiles:
         return doubles
     doubles += own_bonus_doubles(hand)

@@ -36,9 +36,11 @@ def _doubles(sets: list[Group], category: str | None, hand: Hand, own_wind: str)
     doubles = []
     if category:
         doubles.append((category, SUIT_DOUBLES[category]))
-    doubles += dragon_set_doubles(sets)
-    doubles += [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
-    doubles += own_bonus_doubles(hand)
+    if sets:  # only pungs and kongs of winds and dragons double
+        doubles += dragon_set_doubles(sets)
+        doubles += [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
+    if hand.bonus_tiles:
+        doubles += own_bonus_doubles(hand)
     return doubles
 
 
