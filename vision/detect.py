@@ -23,7 +23,7 @@ MAX_LOOK = 1920
 #: threshold, since tiles too small to be found at the first look still light up faintly
 REGION_THRESHOLD = 0.1
 #: a closer look reaches this many tile widths past what the first look marked
-REGION_MARGIN = 2.5
+REGION_MARGIN = 2.0
 #: a tile found this many tile widths from a region's edge may have neighbours beyond it: the
 #: region grows by REGION_GROW tile widths on that side and is looked at again
 REGION_EDGE = 0.75
