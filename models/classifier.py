@@ -29,6 +29,10 @@ from models.preprocess import (BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, I
                                preprocess_batch)
 
 MODEL_PATH = Path(__file__).resolve().parent / "tile_classifier.onnx"
+#: crops read with less confidence than this get a second reading turned 180 degrees (measured
+#: on the synthetic and held-out-style test sets: +0.7 and +1.1 points of accuracy, with a second
+#: look at 23% and 60% of their crops)
+SECOND_LOOK = 0.9
 #: the bonus-tile reader's file name, looked for beside the main model
 BONUS_MODEL_NAME = "bonus_classifier.onnx"
 #: Crops sent to the network per run; 64 is the benchmarked sweet spot on two cores.
@@ -114,15 +118,17 @@ class _OnnxNet:
 class TileClassifier:
     """An ONNX tile classifier with its sidecar (classes, input size, normalisation), plus the
     bonus-tile reader when one sits beside it (`bonus_model_path`: None = look beside the main
-    model, False = do without, or a path)."""
+    model, False = do without, or a path).  `second_look`: crops read with less confidence are
+    read again turned 180 degrees (0 turns that off)."""
 
     def __init__(self, model_path: str | os.PathLike | None = None, threads: int | None = None,
-                 bonus_model_path: str | os.PathLike | None | bool = None):
+                 bonus_model_path: str | os.PathLike | None | bool = None, second_look: float = SECOND_LOOK):
         path = Path(model_path) if model_path is not None else MODEL_PATH
         self._main = _OnnxNet(path, (INPUT_W, INPUT_H), threads or _threads())
         self.meta = self._main.meta
         self.classes = self._main.classes
         self.path = path
+        self.second_look = second_look
         self._bonus = None
         bonus_path = path.with_name(BONUS_MODEL_NAME) if bonus_model_path is None else bonus_model_path
         if bonus_path is not False and (bonus_model_path is not None or Path(bonus_path).is_file()):
@@ -141,8 +147,18 @@ class TileClassifier:
         return self._main.logits(batch)
 
     def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> np.ndarray:
-        """N x len(classes) probabilities for `crops` (main model, bonus tiles re-read)."""
+        """N x len(classes) probabilities for `crops` (main model, bonus tiles re-read).  A crop
+        read with less than `second_look` confidence is read again turned 180 degrees (the model
+        knows both ways up) and the two readings are averaged."""
         crops = self._check(crops)
+        out = self._two_stage(crops, batch_size)
+        unsure = np.nonzero(out.max(axis=1) < self.second_look)[0]
+        if len(unsure):
+            turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure]
+            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, batch_size))
+        return out
+
+    def _two_stage(self, crops: list[np.ndarray], batch_size: int) -> np.ndarray:
         out = self._main.probabilities(crops, batch_size)
         if self._bonus is not None and len(crops):
             bonus_mass = out[:, self._bonus_index].sum(axis=1)

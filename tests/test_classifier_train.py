@@ -30,7 +30,7 @@ def test_tiny_train_export_and_onnx_parity(tmp_path):
     res = train(tmp_path, out, epochs=1, batch=64, width=8, threads=2, log=lambda *_: None)
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["classes"] == list(CLASSES)
-    clf = TileClassifier(out)
+    clf = TileClassifier(out, second_look=0.0)
     batch = preprocess_batch(list(x[:32]))
     model = res["model"].eval()
     with torch.no_grad():
@@ -67,8 +67,8 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
 
     # two stages: a main model (the bundled one) plus this reader
     main = TileClassifier()
-    alone = TileClassifier(bonus_model_path=False)
-    both = TileClassifier(bonus_model_path=out)
+    alone = TileClassifier(bonus_model_path=False, second_look=0.0)
+    both = TileClassifier(bonus_model_path=out, second_look=0.0)
     assert both.has_bonus_reader and not alone.has_bonus_reader
     crops = list(x[:16])
     p_main = alone.probabilities(crops)
@@ -83,3 +83,22 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
             assert np.allclose(p_both[i], p_main[i], atol=1e-6)
         assert abs(p_both[i].sum() - 1) < 1e-4
     assert main.classes == both.classes
+
+
+def test_second_look_averages_the_turned_reading_for_unsure_crops():
+    """Crops under the `second_look` confidence are read again turned 180 degrees and averaged;
+    sure ones are left as they are."""
+    import cv2
+
+    x, _ = synth_samples(seed=9, n=24)
+    crops = list(x)
+    plain = TileClassifier(second_look=0.0)
+    always = TileClassifier(second_look=1.01)
+    p0 = plain.probabilities(crops)
+    turned = plain.probabilities([cv2.rotate(c, cv2.ROTATE_180) for c in crops])
+    assert np.allclose(always.probabilities(crops), (p0 + turned) / 2, atol=1e-5)
+    default = TileClassifier()
+    pd = default.probabilities(crops)
+    sure = p0.max(axis=1) >= default.second_look
+    assert np.allclose(pd[sure], p0[sure], atol=1e-6)
+    assert np.allclose(pd[~sure], ((p0 + turned) / 2)[~sure], atol=1e-5)
