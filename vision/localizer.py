@@ -54,9 +54,10 @@ class TileLocalizer:
         """Probability that each pixel lies in a tile's core, at the image's size / 2."""
         h, w = bgr.shape[:2]
         ph, pw = -h % STRIDE, -w % STRIDE
-        img = cv2.copyMakeBorder(bgr, 0, ph, 0, pw, cv2.BORDER_REFLECT)
-        x = (img[:, :, ::-1].astype(np.float32) / 255.0 - MEAN) / STD
-        x = np.ascontiguousarray(x.transpose(2, 0, 1)[None])
+        img = cv2.copyMakeBorder(bgr, 0, ph, 0, pw, cv2.BORDER_REFLECT) if ph or pw else bgr
+        # (rgb / 255 - MEAN) / STD as NCHW float32 in one OpenCV pass (MEAN, STD equal per channel)
+        x = cv2.dnn.blobFromImage(img, scalefactor=1.0 / (255.0 * float(STD[0])),
+                                  mean=tuple(255.0 * MEAN.astype(np.float64)), swapRB=True)
         logits = self.session.run(None, {self.input_name: x})[0][0, 0]
         prob = 1.0 / (1.0 + np.exp(-logits))
         return prob[: (h + 1) // 2, : (w + 1) // 2]
