@@ -213,9 +213,9 @@ def _cut_run(pts: np.ndarray, p: np.ndarray, rect, k: int, core_len: float) -> l
         else:
             mid = (edges[j] + edges[j + 1]) / 2
         (px, py), (rw, rh), pa = cv2.minAreaRect(part)
-        # the piece's own slant (its side nearer the run's axis), its own place across the row
-        pa = pa if abs(((pa - angle + 45) % 90) - 45) < 20 else angle
-        pa = angle + ((pa - angle + 45) % 90) - 45
+        # the piece's own slant against the run's axis (within 20 degrees), its own place across the row
+        turn = ((pa - angle + 45) % 90) - 45
+        pa = angle + turn if abs(turn) < 20 else angle
         perp = np.array([-axis[1], axis[0]])
         across = (px - cx) * perp[0] + (py - cy) * perp[1]
         centre = np.array([cx, cy]) + mid * axis + across * perp
