@@ -37,6 +37,20 @@ REGION_MAX_FRACTION = 0.6
 TIGHT_MARGIN = 1.0
 #: more separate boxes than this round found tiles means scattered false finds
 MAX_REGIONS = 24
+#: tiles found this many times TILE_W_TARGET wide need no look at another size; the band is
+#: narrow below: too small, the cores of touching tiles run together, and the blobs that come
+#: out look wider than the tiles are, so tiles found small are smaller still
+LOOK_BAND = (0.9, 1.15)
+#: looks at another size after the first (and after a closer look at specks)
+RELOOKS = 2
+#: tiles under this many pixels wide at a look are specks: too small to measure
+MIN_MEASURE = 8.0
+#: a find smaller than this fraction of its nearest finds' median area is a speck (the net
+#: lights up faintly in the gaps between sets), not a tile: true tiles measured on synthetic
+#: tables are never under 0.69 of their neighbours', gap specks mostly under 0.5
+SPECK_AREA = 0.6
+#: neighbours a find's size is judged against (nearby: perspective changes sizes)
+SPECK_NEIGHBOURS = 6
 
 
 def _resized(img: np.ndarray, scale: float) -> np.ndarray:
@@ -57,6 +71,7 @@ def _consistent(quads: list[TileQuad]) -> bool:
 
 def _median_width(quads: list[TileQuad]) -> float:
     return float(np.median([q.width for q in quads]))
+
 
 
 class _Pyramid:
@@ -257,9 +272,11 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
 
 def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     """Tile quads in the image's pixels.  A first look at a small size measures the tiles and
-    marks their places; if they were specks there, a closer look at twice the size finds them at
-    those places; a last look, if needed, is at the size that makes them about TILE_W_TARGET
-    pixels wide, round the tiles found (or at the first look's places)."""
+    marks their places.  If it saw nothing, or specks too small to measure, a closer look at
+    twice the size finds them at those places.  Then, while the tiles found are far from
+    TILE_W_TARGET pixels wide, the next look is at the size that makes them so, round the tiles
+    found (or at the first look's places); tiles seen too small come out too big (touching
+    cores run together), so a look may need another."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     first = scale = FIRST_LOOK / max(h, w)
@@ -278,7 +295,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
 
     known = quads  # the best measure of each region's tiles so far
     found_closer = False
-    if len(quads) < 4 or _median_width(quads) * scale < 12:
+    if len(quads) < 4 or _median_width(quads) * scale < MIN_MEASURE:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
@@ -288,15 +305,34 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
                 found_closer = True
                 if _consistent(more):
                     scale, quads = closer, more
-    if quads:
+    for _ in range(RELOOKS):
+        if not quads:
+            break
         tile_w = _median_width(quads) * scale  # at the scale looked at
-        # specks narrower than this are noise, not tiles to zoom in on
-        if tile_w >= 8 and not (0.7 * TILE_W_TARGET <= tile_w <= 1.3 * TILE_W_TARGET):
-            new = scale * float(np.clip(TILE_W_TARGET / tile_w, 1 / 4, 3.0))
-            new = min(new, MAX_LOOK / max(h, w))
-            if abs(new / scale - 1) > 0.15:
-                scale = new
-                # tiles a closer look found need only a tight box each; else the first look's places
-                regions = _regions_round(known, img.shape) if found_closer and prob is not None else None
-                quads = _look_in(loc, pyr, scale, regions or where(scale), known=known)
-    return quads
+        # specks narrower than MIN_MEASURE are noise, not tiles to zoom in on
+        if tile_w < MIN_MEASURE or LOOK_BAND[0] * TILE_W_TARGET <= tile_w <= LOOK_BAND[1] * TILE_W_TARGET:
+            break
+        new = scale * float(np.clip(TILE_W_TARGET / tile_w, 1 / 4, 3.0))
+        new = min(new, MAX_LOOK / max(h, w))
+        if abs(new / scale - 1) <= 0.15:
+            break
+        # tiles a closer look found need only a tight box each; else the first look's places
+        regions = _regions_round(known, img.shape) if found_closer and prob is not None else None
+        found = _look_in(loc, pyr, new, regions or where(new), known=known)
+        if not found:
+            break
+        scale, quads, known, found_closer = new, found, found, True
+    return _without_specks(quads)
+
+
+def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
+    """The finds less those much smaller than their nearest finds."""
+    if len(quads) <= SPECK_NEIGHBOURS:
+        return quads
+    centres = np.array([q.center for q in quads])
+    areas = np.array([q.width * q.height for q in quads])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    near = np.argsort(d, axis=1)[:, :SPECK_NEIGHBOURS]
+    local = np.median(areas[near], axis=1)
+    return [q for q, a, m in zip(quads, areas, local) if a >= SPECK_AREA * m]

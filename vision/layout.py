@@ -22,6 +22,10 @@ ROW_GAP = 4.0
 #: tiles whose centres are off a row's line by more than this fraction of a tile height are
 #: in another row
 ROW_OFFSET = 0.42
+#: a sideways tile's length-to-breadth along its run is about (height / width)^2 = 1.8 times
+#: its run mates' under any foreshortening; found outlines are a few pixels off, so a tile one
+#: outline-step too long (about 1.2 times) is not taken for one
+SIDEWAYS_SHAPE = 1.4
 
 POSITIONS = ("bottom", "right", "top", "left")
 # a seat's "up" (from the player towards the table centre) in a frame with y pointing down
@@ -135,6 +139,23 @@ def _links(centers, u, n, w, h, vertical):
     return touch, row, joined
 
 
+#: a tile's row direction is averaged over tiles of its orientation within this many tile heights
+SMOOTH_REACH = 2.5
+
+
+def _smoothed_directions(u: np.ndarray, centers: np.ndarray, h: np.ndarray,
+                         vertical: np.ndarray) -> np.ndarray:
+    """Each tile's row direction averaged with its near neighbours' of the same orientation.
+    A small tile's found outline may be turned several degrees; measured along a turned
+    direction its neighbours look longer and a gap between sets closes, but a row is straight
+    over a few tiles, so the neighbours' mean is the better direction."""
+    d = np.linalg.norm(centers[:, None, :] - centers[None, :, :], axis=2)
+    near = (d < SMOOTH_REACH * h[:, None]) & (vertical[:, None] == vertical[None, :])
+    sign = np.sign(u @ u.T)  # a direction and its reverse are one
+    mean = (near * sign) @ u
+    return mean / (np.linalg.norm(mean, axis=1, keepdims=True) + 1e-9)
+
+
 def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
     """Label every quad so p0-p1 is its short side.  Far tiles in a steep photo look almost
     square; their short side is then taken to be the one facing their nearest neighbour
@@ -197,8 +218,9 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
     # to its sides), so measure along the edges and square to them
     u = ((rc[:, 1] - rc[:, 0] + rc[:, 2] - rc[:, 3]) / 2).astype(np.float64)
     u /= np.linalg.norm(u, axis=1, keepdims=True) + 1e-9
+    vertical = np.abs(u[:, 0]) >= np.abs(u[:, 1])  # long axis up-down in the photo
+    u = _smoothed_directions(u, centers, h, vertical)
     n = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    vertical = np.abs(n[:, 1]) >= np.abs(n[:, 0])  # long axis up-down in the photo
     touch, rowuf, turned = _links(centers, u, n, w, h, vertical)
     runs = touch.groups()
     run_of = np.zeros(len(quads), int)
@@ -251,8 +273,9 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             d[i] = np.inf
             position[i] = position[int(np.argmin(d))]
             position_of_row[row_index[i]] = position[i]
-    # a tile much longer along its run than its run mates lies sideways (perspective shortens
-    # the whole run alike, so this holds where a tile's own aspect cannot be trusted)
+    # a tile much longer along its run than its run mates, and shaped so against them, lies
+    # sideways (perspective shortens the whole run alike, so this holds where a tile's own
+    # aspect cannot be trusted)
     turned = set(turned)
     for members in runs:
         if len(members) < 2:
@@ -260,13 +283,17 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         pts = centers[members]
         axis = pts[-1] - pts[0] if len(members) == 2 else np.linalg.svd(pts - pts.mean(axis=0))[2][0]
         axis = axis / (np.linalg.norm(axis) + 1e-9)
-        ext = np.ptp(rc[members].astype(np.float64) @ axis, axis=1)
+        corners = rc[members].astype(np.float64)
+        ext = np.ptp(corners @ axis, axis=1)
+        across = np.ptp(corners @ np.array([-axis[1], axis[0]]), axis=1)
+        shape = ext / np.maximum(across, 1e-6)
         # compare each tile with its nearest run mates (perspective changes sizes along a run)
         for k in range(len(members)):
             d = np.linalg.norm(pts - pts[k], axis=1)
             d[k] = np.inf
             near = np.argsort(d)[:2] if len(members) > 2 else np.argsort(d)[:1]
-            if ext[k] > 1.18 * float(np.mean(ext[near])) and all(ext[k] > 1.1 * ext[j] for j in near):
+            if (ext[k] > 1.18 * float(np.mean(ext[near])) and all(ext[k] > 1.1 * ext[j] for j in near)
+                    and shape[k] > SIDEWAYS_SHAPE * float(np.mean(shape[near]))):
                 turned.add(members[k])
     # orient every tile for its seat and spot the sideways ones
     out_quads, sideways = [], []

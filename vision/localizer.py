@@ -24,7 +24,7 @@ STD = np.array([0.25, 0.25, 0.25], np.float32)
 STRIDE = 16  # input sides must be multiples of this
 #: the net is trained on tiles this many pixels wide; images are resized to bring tiles there
 TILE_W_RANGE = (10.0, 48.0)
-TILE_W_TARGET = 24.0
+TILE_W_TARGET = 30.0
 
 
 class LocalizerMissing(RuntimeError):
