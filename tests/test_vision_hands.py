@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.hands import TileRead, _repair_meld
+from vision.hands import TileRead, _repair_meld, repair_counts
 
 
 def test_a_pung_misread_in_one_tile_is_repaired_from_its_second_candidate():
@@ -38,3 +38,29 @@ def test_an_unlikely_repair_is_refused():
     reads = [TileRead("2s", 0.99, [("2s", 0.99)]), TileRead("2s", 0.99, [("2s", 0.99)]),
              TileRead("8s", 0.97, [("8s", 0.97), ("2s", 0.021)])]
     assert _repair_meld(reads) is None
+
+
+def test_five_copies_are_recounted_from_the_candidates():
+    """Five face-up 3m cannot all be right: the copy likeliest to be something else (its next
+    candidate with room left) is read as that."""
+    reads = [TileRead("3m", 0.99, [("3m", 0.99)]) for _ in range(4)]
+    reads.append(TileRead("3m", 0.6, [("3m", 0.6), ("2m", 0.3), ("8m", 0.05)]))
+    reads[1] = TileRead("3m", 0.7, [("3m", 0.7), ("5m", 0.1)])
+    changed = repair_counts(reads)
+    assert changed == {4: "3m"}
+    assert [r.code for r in reads] == ["3m"] * 4 + ["2m"]
+    assert abs(reads[4].confidence - 0.3) < 1e-9
+
+
+def test_recount_skips_candidates_without_room_and_bonus_tiles_hold_one():
+    reads = [TileRead("f1", 0.9, [("f1", 0.9), ("f2", 0.05)]),
+             TileRead("f1", 0.8, [("f1", 0.8), ("f2", 0.1), ("f3", 0.08)]),
+             TileRead("f2", 0.95, [("f2", 0.95)])]
+    assert repair_counts(reads) == {1: "f1"}
+    assert [r.code for r in reads] == ["f1", "f3", "f2"]  # f2 already had its one copy
+
+
+def test_recount_leaves_an_excess_no_candidate_can_fix():
+    reads = [TileRead("7z", 0.99, [("7z", 0.99)]) for _ in range(5)]
+    assert repair_counts(reads) == {}
+    assert all(r.code == "7z" for r in reads)

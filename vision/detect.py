@@ -45,10 +45,16 @@ LOOK_BAND = (0.9, 1.15)
 RELOOKS = 2
 #: tiles under this many pixels wide at a look are specks: too small to measure
 MIN_MEASURE = 8.0
-#: a find smaller than this fraction of its nearest finds' median area is a speck (the net
-#: lights up faintly in the gaps between sets), not a tile: true tiles measured on synthetic
-#: tables are never under 0.69 of their neighbours', gap specks mostly under 0.5
+#: a find smaller than this fraction of its nearest finds' median area may be a speck (the net
+#: lights up in the gaps between sets), not a tile: on synthetic tables, tiles found whole were
+#: never under 0.69 of their neighbours', gap specks were 0.26-0.59, and dark face-down tiles
+#: found too small 0.43-0.6
 SPECK_AREA = 0.6
+#: a small find grown to its neighbours' size may overlap them by this fraction of its area
+#: and still be a tile (found outlines are a few pixels off); more, and it was a speck
+SPECK_OVERLAP = 0.08
+#: a find under this fraction of its neighbours' area is dropped without that test
+SPECK_AREA_MIN = 0.4
 #: neighbours a find's size is judged against (nearby: perspective changes sizes)
 SPECK_NEIGHBOURS = 6
 
@@ -326,13 +332,46 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
 
 
 def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
-    """The finds less those much smaller than their nearest finds."""
+    """The finds, with those much smaller than their nearest finds judged one by one.  Such a
+    find is grown to its neighbours' size about its centre: a real tile found too small (a
+    dark face-down tile lights the net up less) then fits between its neighbours; a speck in
+    the gap between two sets overlaps them and is dropped."""
     if len(quads) <= SPECK_NEIGHBOURS:
         return quads
     centres = np.array([q.center for q in quads])
-    areas = np.array([q.width * q.height for q in quads])
+    sides = np.array([sorted((q.width, q.height)) for q in quads])
+    areas = sides[:, 0] * sides[:, 1]
     d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     np.fill_diagonal(d, np.inf)
     near = np.argsort(d, axis=1)[:, :SPECK_NEIGHBOURS]
-    local = np.median(areas[near], axis=1)
-    return [q for q, a, m in zip(quads, areas, local) if a >= SPECK_AREA * m]
+    out = []
+    for i, q in enumerate(quads):
+        rel = areas[i] / np.median(areas[near[i]])
+        if rel >= SPECK_AREA:
+            out.append(q)
+            continue
+        if rel < SPECK_AREA_MIN:
+            continue
+        grown = _grown(q, np.median(sides[near[i]], axis=0))
+        others = [quads[j] for j in near[i] if d[i, j] < 2 * float(np.max(sides[near[i]]))]
+        overlap = sum(_overlap(grown, o) for o in others)
+        if overlap <= SPECK_OVERLAP * grown.width * grown.height:
+            out.append(grown)
+    return out
+
+
+def _grown(q: TileQuad, size: np.ndarray) -> TileQuad:
+    """The quad scaled about its centre along its own sides to `size` (short, long)."""
+    c = q.corners.astype(np.float64)
+    centre = c.mean(axis=0)
+    u = (c[1] - c[0] + c[2] - c[3]) / 2  # width direction
+    v = (c[2] - c[1] + c[3] - c[0]) / 2  # height direction
+    lu, lv = np.linalg.norm(u) + 1e-9, np.linalg.norm(v) + 1e-9
+    w, h = (size[0], size[1]) if lu <= lv else (size[1], size[0])
+    u, v = u / lu * w / 2, v / lv * h / 2
+    return TileQuad(np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v], np.float32))
+
+
+def _overlap(a: TileQuad, b: TileQuad) -> float:
+    area, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
+    return float(area)

@@ -78,14 +78,50 @@ def _repair_meld(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
     return (best[1], best[2]) if best else None
 
 
+def _copies_allowed(code: str) -> int:
+    return 1 if code in BONUS else 4
+
+
+def repair_counts(reads: list[TileRead]) -> dict[int, str]:
+    """More face-up copies of a kind than a set holds (five 3m, two f1) cannot all be right:
+    while there are, the copy whose next candidate (one with room left) is likeliest against
+    its reading is read as that candidate.  `reads` are corrected in place; returns
+    {tile index: what it was read as} for the warnings."""
+    counts = Counter(r.code for r in reads if r.code != BACK)
+    changed: dict[int, str] = {}
+    while True:
+        over = {c for c, k in counts.items() if k > _copies_allowed(c)}
+        if not over:
+            return changed
+        best = None
+        for t, r in enumerate(reads):
+            if r.code not in over:
+                continue
+            for alt, p in (r.candidates or [])[:3]:
+                if alt in (r.code, BACK) or p < REPAIR_MIN_P or counts[alt] >= _copies_allowed(alt):
+                    continue
+                ratio = p / max(r.confidence, REPAIR_MIN_P)
+                if best is None or ratio > best[0]:
+                    best = (ratio, t, alt, p)
+        if best is None:
+            return changed  # no candidate has room: the warning about the count stands
+        _, t, alt, p = best
+        counts[reads[t].code] -= 1
+        counts[alt] += 1
+        changed.setdefault(t, reads[t].code)
+        reads[t] = TileRead(alt, float(p), reads[t].candidates)
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
-    """(per-tile seat and group labels, per-seat hands, warnings).  A laid-out set misread in
-    one tile is read again from the candidates, and `reads` are corrected in place."""
+    """(per-tile seat and group labels, per-seat hands, warnings).  More copies of a kind than a
+    set holds are read again from the candidates (repair_counts), so is a laid-out set misread in
+    one tile; `reads` are corrected in place."""
     n = len(reads)
     seat_label = [""] * n
     group_label = [""] * n
     hands: dict[str, dict] = {}
     warnings: list[str] = []
+    recounted = repair_counts(reads)
     for seat_layout in layout.seats:
         seat = seat_of(seat_layout.position, camera_seat)
         name = SEAT_NAMES[seat]
@@ -95,7 +131,11 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         for t in order:
             seat_label[t] = seat
             r = reads[t]
-            if r.confidence < LOW_CONFIDENCE:
+            if t in recounted:
+                was = recounted[t]
+                warnings.append(f"{name}: tile {number[t]} read as {was}, taken as {r.code} (its next "
+                                f"likeliest reading: more {was} than a set holds were read): check it")
+            elif r.confidence < LOW_CONFIDENCE:
                 warnings.append(f"low confidence: tile {number[t]} of {name} "
                                 f"(read as {r.code}, {r.confidence:.0%})")
         k = 0
