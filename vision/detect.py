@@ -79,7 +79,6 @@ def _median_width(quads: list[TileQuad]) -> float:
     return float(np.median([q.width for q in quads]))
 
 
-
 class _Pyramid:
     """The photo and its halvings, each made once when first needed: a look at a small scale
     (the first look at a 12 MP photo, its regions) starts from the smallest level that still has
