@@ -451,6 +451,34 @@ def _motif(c: _Canvas, kind: str, style: TileStyle, rng, col) -> None:
         for k in range(6):
             a = k * math.pi / 3
             d.line([c.pt(0.5, 0.65), c.pt(0.5 + 0.3 * math.cos(a), 0.65 + 0.22 * math.sin(a))], fill=(90, 140, 220), width=lw)
+    elif kind == "garden":  # a dense painting filling the face: stems, leaves, many blossoms
+        stem = [(60, 90, 40), (90, 70, 40), style.green, (30, 60, 30)][int(rng.integers(4))]
+        leaf_cols = [style.green, (70, 140, 60), (40, 100, 70), (110, 150, 60)]
+        bloom_cols = [style.red, pink, (150, 80, 170), (235, 190, 40), (240, 240, 235), style.blue,
+                      (230, 120, 40)]
+        blooms = [bloom_cols[int(i)] for i in rng.choice(len(bloom_cols), 2, replace=False)]
+        for k in range(int(rng.integers(3, 8))):
+            u, v = rng.uniform(0.2, 0.8), rng.uniform(0.9, 0.98)
+            pts = [c.pt(u, v)]
+            for _ in range(int(rng.integers(2, 5))):
+                u = min(0.95, max(0.05, u + rng.uniform(-0.22, 0.22)))
+                v -= rng.uniform(0.1, 0.2)
+                pts.append(c.pt(u, v))
+            d.line(pts, fill=stem, width=lw + int(rng.integers(0, 2)))
+            for px, py in pts[1:]:
+                for _ in range(int(rng.integers(1, 3))):  # leaves: pointed ellipses off the stem
+                    a = rng.uniform(0, 2 * math.pi)
+                    ln, wd = rng.uniform(0.08, 0.2) * c.w, rng.uniform(0.03, 0.06) * c.w
+                    ex, ey = px + ln * math.cos(a), py + ln * math.sin(a)
+                    nx, ny = -wd * math.sin(a), wd * math.cos(a)
+                    d.polygon([(px, py), ((px + ex) / 2 + nx, (py + ey) / 2 + ny), (ex, ey),
+                               ((px + ex) / 2 - nx, (py + ey) / 2 - ny)],
+                              fill=leaf_cols[int(rng.integers(len(leaf_cols)))])
+            tu, tv = (pts[-1][0] - c.x0) / c.w, (pts[-1][1] - c.y0) / c.h
+            for _ in range(int(rng.integers(3, 9))):  # blossoms clustered at the tip
+                bu, bv = tu + rng.normal(0, 0.08), tv + rng.normal(0, 0.06)
+                c.circle(bu, bv, rng.uniform(0.03, 0.08), fill=blooms[int(rng.integers(2))],
+                         outline=(60, 40, 40) if rng.random() < 0.4 else None, width=1)
     else:  # "plant": a generic flowering plant like the paintings on Chinese sets
         for k in range(int(rng.integers(3, 7))):
             u0, v0 = rng.uniform(0.3, 0.7), rng.uniform(0.85, 0.97)
@@ -461,7 +489,8 @@ def _motif(c: _Canvas, kind: str, style: TileStyle, rng, col) -> None:
 
 
 _FLOWER_MOTIFS = ("plum", "orchid", "chrysanthemum", "bamboo")
-_ANY_MOTIF = ("plum", "orchid", "chrysanthemum", "bamboo", "sun", "leaf", "snow", "plant", "plant")
+_ANY_MOTIF = ("plum", "orchid", "chrysanthemum", "bamboo", "sun", "leaf", "snow", "plant", "plant",
+              "garden", "garden", "garden")
 
 
 def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
@@ -471,15 +500,16 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     col = style.bonus_colour
     number = str((n - 1) % 4 + 1) if (n - 1) % 4 < 3 or rng.random() < 0.7 else "四"
     if style.bonus_layout == "corner":
-        # a painting with the character small in a corner; flowers usually show their own plant,
-        # seasons anything (the character is what names a season)
-        if n <= 4 and rng.random() < 0.6:
+        # a painting with the character small in a corner.  Flowers sometimes show their own
+        # plant, but any tile may show any painting (sets paint their seasons with plants too):
+        # the character is what names the tile, so the painting must not
+        if n <= 4 and rng.random() < 0.3:
             kind = _FLOWER_MOTIFS[n - 1]
         else:
             kind = _ANY_MOTIF[int(rng.integers(len(_ANY_MOTIF)))]
         _motif(c, kind, style, rng, col)
-        u = [0.2, 0.8, 0.5][int(rng.integers(3))]
-        size = rng.uniform(0.2, 0.32) * style.glyph_scale
+        u = [0.2, 0.8, 0.5, 0.2, 0.8][int(rng.integers(5))]
+        size = rng.uniform(0.16, 0.32) * style.glyph_scale
         ink = [style.ink, style.red, col, style.green][int(rng.integers(4))]
         c.text(u, 0.16, ch, size, ink, style)
         if rng.random() < 0.5:

@@ -9,10 +9,9 @@
    the flower/season reader models/bonus_classifier.onnx + .json (`--task bonus`),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
-Measured step by step for the committed models, not end to end in one run: main data 21 min
-(an earlier run on the idle machine; 37 min with three other training jobs running), bonus data
-2.7 min, main training 13 min (10 epochs x 78 s), bonus reader 10.5 min (20 epochs x 31 s),
-benchmark 3 min: about 50 min on the idle 2-core machine.
+Timed end to end for the committed models (one run, `--out` in a scratch folder, the 2-core
+machine running only a few short evaluations alongside): 37.0 minutes (data 12.6, main training 13, bonus reader 11,
+benchmark 3).
 """
 
 from __future__ import annotations
