@@ -64,3 +64,14 @@ def test_recount_leaves_an_excess_no_candidate_can_fix():
     reads = [TileRead("7z", 0.99, [("7z", 0.99)]) for _ in range(5)]
     assert repair_counts(reads) == {}
     assert all(r.code == "7z" for r in reads)
+
+
+def test_two_sets_laid_together_are_read_as_two():
+    from vision.hands import _two_sets
+
+    parts = _two_sets(["8m", "8m", "8m", "2p", "2p", "2p"])
+    assert [(m["kind"], m["tiles"], at) for m, at in parts] == [("pung", "888m", (0, 3)), ("pung", "222p", (3, 6))]
+    parts = _two_sets(["3s", "4s", "5s", "back", "7z", "7z", "back"])
+    assert [(m["kind"], m["exposed"], at) for m, at in parts] == [("chow", True, (0, 3)), ("kong", False, (3, 7))]
+    assert _two_sets(["4m", "5m", "5m", "1p", "4s", "1z", "7z"]) is None
+    assert _two_sets(["1m", "2m", "3m", "4m", "5m"]) is None

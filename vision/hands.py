@@ -58,6 +58,18 @@ def _meld(codes: list[str]) -> dict | None:
     return None
 
 
+def _two_sets(codes: list[str]) -> list[tuple[dict, tuple[int, int]]] | None:
+    """Two sets laid with no gap between them (six to eight tiles apart from the concealed run
+    that are no set themselves): each set and its (start, end) in the group, or None."""
+    for cut in (3, 4):
+        rest = len(codes) - cut
+        if rest in (3, 4):
+            a, b = _meld(codes[:cut]), _meld(codes[cut:])
+            if a and b:
+                return [(a, (0, cut)), (b, (cut, len(codes)))]
+    return None
+
+
 def _repair_meld(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
     """The likeliest chow, pung or kong that the tiles' candidate readings allow (LAYOUT.md: a
     group laid apart from the concealed run is a set), and the codes it takes, or None."""
@@ -159,6 +171,18 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                         winning = reads[t].code
                 continue
             meld = _meld([reads[t].code for t in tiles])
+            parts = _two_sets([reads[t].code for t in tiles]) if meld is None else None
+            if parts:
+                shown = " ".join(reads[t].code for t in tiles)
+                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) lie "
+                                f"together with no gap, but read as two sets: taken as "
+                                f"{parts[0][0]['kind']} and {parts[1][0]['kind']}")
+                for part, at in parts:
+                    k += 1
+                    melds.append(part)
+                    for t in tiles[at[0]:at[1]]:
+                        group_label[t] = f"meld-{k}"
+                continue
             if meld is None:
                 repaired = _repair_meld([reads[t] for t in tiles])
                 if repaired is None:
