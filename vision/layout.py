@@ -292,8 +292,13 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             d = np.linalg.norm(pts - pts[k], axis=1)
             d[k] = np.inf
             near = np.argsort(d)[:2] if len(members) > 2 else np.argsort(d)[:1]
-            if (ext[k] > 1.18 * float(np.mean(ext[near])) and all(ext[k] > 1.1 * ext[j] for j in near)
-                    and shape[k] > SIDEWAYS_SHAPE * float(np.mean(shape[near]))):
+            shaped = shape[k] > SIDEWAYS_SHAPE * float(np.mean(shape[near]))
+            if members[k] in turned and not shaped:
+                # turned across its run only by its outline's orientation (a nearly square
+                # far tile's can flip) but not shaped so against its run mates: not sideways
+                turned.discard(members[k])
+            elif (shaped and ext[k] > 1.18 * float(np.mean(ext[near]))
+                    and all(ext[k] > 1.1 * ext[j] for j in near)):
                 turned.add(members[k])
     # orient every tile for its seat and spot the sideways ones
     out_quads, sideways = [], []
