@@ -84,6 +84,64 @@ def pack(tiles: list[str] | tuple[str, ...]) -> int:
     return sum(map(UNIT.__getitem__, tiles))
 
 
+def _run_table(max_digits: int) -> dict[str, int]:
+    """Packed counts of every run of one to ``max_digits`` digits closed by its suit letter, as
+    MPSZ strings write them (``"5m"``, ``"3512p"``, ``"77z"``): about 30,000 runs for four digits."""
+    table: dict[str, int] = {}
+    for suit in "mpsz":
+        units = {code[0]: unit for code, unit in UNIT.items() if code[1] == suit}
+        runs = {"": 0}
+        for _ in range(max_digits):
+            runs = {digits + d: packed + unit for digits, packed in runs.items() for d, unit in units.items()}
+            table.update((digits + suit, packed) for digits, packed in runs.items())
+    return table
+
+
+RUN_DIGITS = 4
+RUNS = _run_table(RUN_DIGITS)
+_DIGIT_UNITS = {suit: {code[0]: unit for code, unit in UNIT.items() if code[1] == suit} for suit in "mpsz"}
+_RUN_ENDS = str.maketrans({suit: suit + "," for suit in "mpsz"})
+
+
+def pack_text(text: str) -> int | None:
+    """Packed counts of a canonical string of suit and honour tiles (``"4m167p54m23p"``, in any
+    order), or None for anything else (bonus tiles, face-down tiles, spaces, unknown codes,
+    over 254 characters): those are left to :func:`scoring.tiles.parse_tiles`, which names errors.
+
+    The string is cut after each suit letter; each run is looked up in :data:`RUNS` and only
+    runs of more than four digits are counted digit by digit."""
+    if len(text) > 254:  # at most 254 tiles: no count byte can overflow
+        return None
+    runs = text.replace("m", "m,").replace("p", "p,").replace("s", "s,").replace("z", "z,").split(",")
+    if runs.pop():  # something after the last suit letter
+        return None
+    try:
+        return sum(map(RUNS.__getitem__, runs))
+    except KeyError:
+        return _pack_long_runs(runs)
+
+
+def _pack_long_runs(runs: list[str]) -> int | None:
+    packed = 0
+    for run in runs:
+        value = RUNS.get(run)
+        if value is None:
+            units = _DIGIT_UNITS.get(run[-1:])
+            if units is None or len(run) < 2:
+                return None
+            try:
+                value = sum(map(units.__getitem__, run[:-1]))
+            except KeyError:
+                return None
+        packed += value
+    return packed
+
+
+def codes_of(counts: bytes | list[int]) -> list[str]:
+    """The codes of counted tiles, in code order."""
+    return [code for code, n in zip(KINDS, counts) for _ in range(n)]
+
+
 def to_counts(tiles: list[str] | tuple[str, ...]) -> bytes | list[int]:
     """How many of each kind (index = position in ``KINDS``); raises KeyError for other codes.
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from operator import add
 
-from .arrange import INDEX, NO_TILES, pack, to_counts
+from .arrange import INDEX, NO_TILES, codes_of, pack, pack_text, to_counts
 from .tiles import (
     BACK,
     WIND_LETTERS,
@@ -21,7 +21,6 @@ from .tiles import (
     format_tiles,
     is_bonus,
     is_suit,
-    parse_kinds,
     parse_tiles,
     rank_of,
     suit_of,
@@ -79,13 +78,13 @@ class Hand:
 
     ``counts`` and ``meld_counts`` count the concealed tiles and the declared melds' tiles per
     kind (index = position in ``KINDS``), ``packed`` and ``meld_packed`` are the same counts as
-    integers (:func:`scoring.arrange.pack`; None for an impossible hand of over 255 tiles).
-    :func:`parse_case` works them out once, while reading the tiles.
+    integers (:func:`scoring.arrange.pack`; None for an impossible hand of over 255 tiles),
+    ``size`` is the number of concealed tiles.  :func:`parse_case` works them out once, while
+    reading the tiles, and keeps no list of the concealed codes (:attr:`concealed` lists them).
     """
 
     seat: str
     winner: bool
-    concealed: list[str]
     melds: list[Meld]
     winning_tile: str | None
     win_by: str | None
@@ -95,10 +94,16 @@ class Hand:
     meld_counts: bytes | list[int]
     packed: int | None
     meld_packed: int | None
+    size: int
 
     @property
     def name(self) -> str:
         return SEAT_NAMES.get(self.seat, self.seat)
+
+    @property
+    def concealed(self) -> list[str]:
+        """The concealed tiles' codes, in code order."""
+        return codes_of(self.counts)
 
     def all_tiles(self) -> list[str]:
         return self.concealed + [t for m in self.melds for t in m.tiles]
@@ -112,7 +117,7 @@ class Hand:
 
     def tile_count(self) -> int:
         """Tiles held, counting each kong as three (a complete hand has 14)."""
-        return len(self.concealed) + sum(3 for _ in self.melds)
+        return self.size + sum(3 for _ in self.melds)
 
 
 @dataclass(slots=True)
@@ -213,23 +218,7 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     winner = get("winner", False)
     if not isinstance(winner, bool):
         raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
-    text = get("concealed")
-    # A canonical string holds only suit and honour tiles: no face-down or bonus tile to refuse.
-    concealed = parse_kinds(text) if type(text) is str else None
-    if concealed is None:
-        concealed = _tiles(text, f"{who}'s concealed tiles")
-    try:
-        if len(concealed) <= 255:
-            packed = pack(concealed)
-            counts = packed.to_bytes(len(INDEX), "little")
-        else:
-            packed, counts = None, to_counts(concealed)
-    except KeyError:
-        bonus_in_hand = [t for t in concealed if is_bonus(t)]
-        raise ScoringError(
-            "invalid-case",
-            f"{who}: flowers and seasons ({format_tiles(bonus_in_hand)}) belong in bonus_tiles",
-        ) from None
+    packed, counts, size = _concealed_counts(get("concealed"), who)
     melds_raw = get("melds") or []
     if not isinstance(melds_raw, list):
         raise ScoringError("invalid-case", f"{who}: 'melds' must be a list")
@@ -264,8 +253,39 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         not_bonus = [t for t in bonus if not is_bonus(t)]
         if not_bonus:
             raise ScoringError("unknown-tile", f"{who}: {not_bonus[0]} is not a flower or season")
-    return Hand(seat, winner, concealed, melds, winning_tile, win_by, frozenset(flags) if flags else NO_FLAGS,
-                bonus, counts, meld_counts, packed, meld_packed)
+    return Hand(seat, winner, melds, winning_tile, win_by, frozenset(flags) if flags else NO_FLAGS,
+                bonus, counts, meld_counts, packed, meld_packed, size)
+
+
+def _concealed_counts(text: Any, who: str) -> tuple[int | None, bytes | list[int], int]:
+    """The concealed tiles as packed counts, counts per kind and number of tiles.
+
+    A canonical string (or a list of kind codes) of at most 254 tiles is counted straight away;
+    anything else is read code by code, which names what is wrong: unknown or face-down tiles,
+    flowers and seasons (they belong in bonus_tiles)."""
+    packed = None
+    try:
+        if type(text) is str:
+            # Only suit and honour tiles: no face-down or bonus tile to refuse.
+            packed = pack_text(text)
+        elif type(text) is list and len(text) <= 254:
+            packed = pack(text)
+    except (KeyError, TypeError):
+        pass
+    if packed is not None:
+        return packed, packed.to_bytes(len(INDEX), "little"), packed % 255  # 256 = 1 (mod 255)
+    concealed = _tiles(text, f"{who}'s concealed tiles")
+    try:
+        if len(concealed) <= 255:
+            packed = pack(concealed)
+            return packed, packed.to_bytes(len(INDEX), "little"), len(concealed)
+        return None, to_counts(concealed), len(concealed)
+    except KeyError:
+        bonus_in_hand = [t for t in concealed if is_bonus(t)]
+        raise ScoringError(
+            "invalid-case",
+            f"{who}: flowers and seasons ({format_tiles(bonus_in_hand)}) belong in bonus_tiles",
+        ) from None
 
 
 def parse_case(raw: Any) -> Case:
@@ -359,9 +379,9 @@ def _too_many_copies(case: Case) -> None:
 def _validate_winner(hand: Hand) -> None:
     if hand.melds:
         kongs = hand.declared_kongs()
-        held = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
+        held = hand.size + sum(len(m.tiles) for m in hand.melds)
     else:
-        kongs, held = 0, len(hand.concealed)
+        kongs, held = 0, hand.size
     expected = 14 + kongs
     if held != expected:
         raise ScoringError(

@@ -138,7 +138,7 @@ def _rank(scored: HandScore) -> tuple[int, int, int]:
 def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> tuple[HandScore, bool]:
     """A non-winner's score and whether it may collect from other losers (A28, A30)."""
     expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
-    held = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
+    held = hand.size + sum(len(m.tiles) for m in hand.melds)
     rnd = WIND_CODE[round_wind] if round_wind else None
     if held != expected:
         if ruleset == "classical" and held < expected:
