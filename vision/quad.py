@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -11,21 +13,27 @@ import numpy as np
 class TileQuad:
     """One tile as four corners in image pixels: p0->p1 spans the width, p1->p2 the height."""
 
-    corners: np.ndarray  # (4, 2) float32
+    corners: np.ndarray  # (4, 2) float32; never changed in place (sizes are computed once)
 
     @property
     def center(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
+    @cached_property
+    def _sides(self) -> tuple[float, float]:
+        """(width, height), each the mean of two opposite sides (asked for very often by the
+        grouping steps: computed once, in plain floats)."""
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.corners.tolist()
+        return ((math.hypot(x1 - x0, y1 - y0) + math.hypot(x2 - x3, y2 - y3)) / 2,
+                (math.hypot(x2 - x1, y2 - y1) + math.hypot(x3 - x0, y3 - y0)) / 2)
+
     @property
     def width(self) -> float:
-        return float((np.linalg.norm(self.corners[1] - self.corners[0])
-                      + np.linalg.norm(self.corners[2] - self.corners[3])) / 2)
+        return self._sides[0]
 
     @property
     def height(self) -> float:
-        return float((np.linalg.norm(self.corners[2] - self.corners[1])
-                      + np.linalg.norm(self.corners[3] - self.corners[0])) / 2)
+        return self._sides[1]
 
     @property
     def up(self) -> np.ndarray:
@@ -44,4 +52,5 @@ class TileQuad:
 
     def rotated(self, quarter_turns: int) -> "TileQuad":
         """The same tile with its corners relabelled a quarter turn at a time (counter-clockwise)."""
-        return TileQuad(np.roll(self.corners, -quarter_turns, axis=0).astype(np.float32))
+        k = quarter_turns % 4
+        return TileQuad(self.corners[[k, (k + 1) % 4, (k + 2) % 4, (k + 3) % 4]].astype(np.float32))
