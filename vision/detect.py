@@ -60,12 +60,16 @@ SPECK_NEIGHBOURS = 6
 
 
 def _resized(img: np.ndarray, scale: float) -> np.ndarray:
-    """The image scaled by `scale` (shrinking averages pixels: INTER_AREA)."""
+    """The image scaled by `scale`.  Bilinear down to half size (every source pixel still counts,
+    and at odd ratios it is five times faster than INTER_AREA: 2.4 against 12.6 ms for a region
+    of a 12 MP photo; the localiser was trained on bilinear warps); below half, INTER_AREA
+    averages the pixels bilinear sampling would skip (the pyramid's levels keep looks above
+    half)."""
     if abs(scale - 1.0) < 1e-3:
         return img
     h, w = img.shape[:2]
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR if scale > 1 else cv2.INTER_AREA)
+    return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR if scale >= 0.5 else cv2.INTER_AREA)
 
 
 def _consistent(quads: list[TileQuad]) -> bool:
