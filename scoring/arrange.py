@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from itertools import compress, product
 
-from .shape_tables import HONOUR_SPLITS, LOCAL_KIND, SUIT_SPLITS, segment_key, waits_table
+from .shape_tables import (
+    HONOUR_ONLY_SPLITS,
+    HONOUR_SPLITS,
+    LOCAL_KIND,
+    SUIT_ONLY_SPLITS,
+    SUIT_SPLITS,
+    segment_key,
+    waits_table,
+)
 from .tiles import KINDS, is_dragon, is_head, is_wind
 
 INDEX = {code: i for i, code in enumerate(KINDS)}
@@ -28,7 +36,7 @@ class Group:
     """
 
     __slots__ = ("kind", "tile", "exposed", "declared", "tiles", "is_set_of_a_kind", "is_head",
-                 "is_dragon", "is_wind", "is_honour_set", "label", "points_key")
+                 "is_dragon", "is_wind", "is_honour", "is_honour_set", "label", "points_key")
     _interned: dict[tuple[str, str, bool, bool], "Group"] = {}
 
     def __init__(self, kind: str, tile: str, exposed: bool, declared: bool):
@@ -42,7 +50,8 @@ class Group:
         self.is_head = is_head(tile)
         self.is_dragon = is_dragon(tile)
         self.is_wind = is_wind(tile)
-        self.is_honour_set = self.is_set_of_a_kind and (self.is_dragon or self.is_wind)
+        self.is_honour = self.is_dragon or self.is_wind
+        self.is_honour_set = self.is_set_of_a_kind and self.is_honour
         self.label = f"{kind}:{tile}:{'exposed' if exposed else 'concealed'}"  # item label of a set
         self.points_key = (kind, self.is_head, not exposed)  # key of the set-points tables
 
@@ -158,21 +167,24 @@ def to_counts(tiles: list[str] | tuple[str, ...]) -> bytes | list[int]:
 class _Segment:
     """One independent part of the hand: its slice of the counts and its groups by local id."""
 
-    __slots__ = ("lo", "hi", "table", "groups", "units")
+    __slots__ = ("lo", "hi", "table", "only", "groups", "units", "waits")
 
-    def __init__(self, lo: int, hi: int, table: dict):
-        self.lo, self.hi, self.table = lo, hi, table
+    def __init__(self, lo: int, hi: int, table: dict, only: dict):
+        self.lo, self.hi, self.table, self.only = lo, hi, table, only  # every split; the only split
+        self.waits = waits_table(hi - lo)  # segment one tile short -> bit mask of the kinds completing it
         self.groups = [Group.of(LOCAL_KIND[gid % 3], KINDS[lo + gid // 3]) for gid in range(3 * (hi - lo))]
         self.units = [1 << (8 * i) for i in range(hi - lo)]
 
 
-SEGMENTS = (_Segment(0, 9, SUIT_SPLITS), _Segment(9, 18, SUIT_SPLITS), _Segment(18, 27, SUIT_SPLITS),
-            _Segment(27, 34, HONOUR_SPLITS))
+SEGMENTS = (_Segment(0, 9, SUIT_SPLITS, SUIT_ONLY_SPLITS), _Segment(9, 18, SUIT_SPLITS, SUIT_ONLY_SPLITS),
+            _Segment(18, 27, SUIT_SPLITS, SUIT_ONLY_SPLITS), _Segment(27, 34, HONOUR_SPLITS, HONOUR_ONLY_SPLITS))
 SEGMENT_OF = [k for k, segment in enumerate(SEGMENTS) for _ in range(segment.lo, segment.hi)]  # kind -> segment
 _SUITS = SEGMENTS[:3]
 
 
-_SEGMENT_BITS = [(8 * segment.lo, (1 << (8 * (segment.hi - segment.lo))) - 1) for segment in SEGMENTS]
+_SUIT_BITS = (1 << 72) - 1  # a suit's nine count bytes
+
+
 
 
 def segment_keys(counts: bytes | list[int], packed: int | None = None) -> list[int]:
@@ -182,7 +194,7 @@ def segment_keys(counts: bytes | list[int], packed: int | None = None) -> list[i
     is 1 modulo 255, so that is the sum of its bytes, all small)."""
     if packed is None:
         packed = segment_key(counts)
-    return [(packed >> shift) & mask for shift, mask in _SEGMENT_BITS]
+    return [packed & _SUIT_BITS, packed >> 72 & _SUIT_BITS, packed >> 144 & _SUIT_BITS, packed >> 216]
 
 
 def _has_pair(key: int) -> bool:
@@ -196,54 +208,84 @@ def decompositions(counts: bytes | list[int], sets: int, keys: list[int] | None 
     ``keys`` are ``segment_keys(counts)`` when the caller already has them."""
     if sum(counts) != 3 * sets + 2:
         return []
-    if keys is None:
-        keys = segment_keys(counts)
-    parts: list = []  # per non-empty segment: its only split, or a list of its splits
-    several = False
-    pairs = 0
-    for segment, key in zip(SEGMENTS, keys):
+    return splits_of(keys if keys is not None else segment_keys(counts))
+
+
+_ONLY_SPLITS = tuple((segment.only, segment.groups) for segment in SEGMENTS)
+_TABLES_AND_GROUPS = tuple((segment.table, segment.groups) for segment in SEGMENTS)
+
+
+def splits_of(keys: list[int]) -> list[tuple[Group, ...]]:
+    """:func:`decompositions` of a hand whose tile count is already known to be 3 * sets + 2,
+    from its segment keys.
+
+    Most hands split only one way: their groups are collected segment by segment from the
+    tables of segments with one split.  A segment that is not complete, or splits several ways,
+    leaves the work to :func:`_every_split`.  With the tile count right and every segment
+    complete, the segments hold one pair or four (3 * sets + 2 = 3 * n + 2 * pairs makes the
+    number of pairs 1 modulo 3): only four non-empty segments with two tiles over their sets
+    each are refused."""
+    found: tuple[Group, ...] = ()
+    for (only, groups), key in zip(_ONLY_SPLITS, keys):
         if key:
-            splits = segment.table.get(key)  # only complete segments are in the table
+            pick = only.get(key)
+            if pick is None:
+                return _every_split(keys)
+            found += pick(groups)
+    if keys[3] % 255 % 3 == 2 and keys[0] % 255 % 3 == 2 and keys[1] % 255 % 3 == 2 and keys[2] % 255 % 3 == 2:
+        return []  # a pair in each of the four segments
+    return [found]
+
+
+def _every_split(keys: list[int]) -> list[tuple[Group, ...]]:
+    """Every combination of the segments' splits, in the order of a search from the lowest tile."""
+    parts: list[list[tuple[Group, ...]]] = []
+    pairs = 0
+    for (table, groups), key in zip(_TABLES_AND_GROUPS, keys):
+        if key:
+            splits = table.get(key)
             if splits is None:
                 return []
-            pairs += key % 255 % 3 == 2  # the tile count is 2 modulo 3: the pair is here (_has_pair)
-            if len(splits) == 1:
-                parts.append(splits[0](segment.groups))
-            else:
-                several = True
-                parts.append([pick(segment.groups) for pick in splits])
+            pairs += _has_pair(key)
+            parts.append([pick(groups) for pick in splits])
     if pairs != 1:
         return []
-    if not several:
-        return [sum(parts, ())]
-    return [sum(combo, ()) for combo in product(*[p if type(p) is list else [p] for p in parts])]
+    return [sum(combo, ()) for combo in product(*parts)]
 
 
 def is_single_wait(counts: bytes | list[int], winning: int, meld_counts: bytes | list[int],
-                   keys: list[int] | None = None) -> bool:
+                   keys: list[int] | None = None, melds: bool = True) -> bool:
     """Whether exactly one kind completes the hand without its winning tile (RULES.md 0.3.4, A5).
 
     ``counts`` are the concealed tiles, a complete standard hand including the winning tile
     (index ``winning``); ``meld_counts`` the declared melds' tiles; kinds held four times before
     the win are not waits; ``keys`` are ``segment_keys(counts)`` if the caller has them.  Only the
     winning tile's segment changes: a wait completes it again, or, when it is complete without
-    the tile (holding a second pair), a wait turns the other pair into a set.
+    the tile (holding a second pair), a wait turns the other pair into a set.  ``melds=False``
+    says ``meld_counts`` are all zero: then every kind the wait tables name is a wait (they hold
+    no segment with a fifth tile of a kind).
     """
     keys = keys or segment_keys(counts)
     k = SEGMENT_OF[winning]
     segment = SEGMENTS[k]
     short = keys[k] - segment.units[winning - segment.lo]
-    found = _completions(segment, short, counts, meld_counts, winning)
-    if short in segment.table and found < 2:
+    if melds:
+        found = _completions(segment, short, counts, meld_counts, winning)
+    else:
+        found = segment.waits.get(short, 0).bit_count()
+    if found < 2 and short in segment.table:
         for j, other in enumerate(SEGMENTS):
             if j != k and keys[j] and _has_pair(keys[j]):
-                found += _completions(other, keys[j], counts, meld_counts, winning)
+                if melds:
+                    found += _completions(other, keys[j], counts, meld_counts, winning)
+                else:
+                    found += other.waits.get(keys[j], 0).bit_count()
     return found == 1
 
 
 def _completions(segment: _Segment, key: int, counts: list[int], meld_counts: list[int], winning: int) -> int:
     """How many kinds, held fewer than four times before the win, complete this segment."""
-    mask = waits_table(segment.hi - segment.lo).get(key, 0)
+    mask = segment.waits.get(key, 0)
     found = 0
     kind = segment.lo
     while mask:

@@ -218,11 +218,17 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     winner = get("winner", False)
     if not isinstance(winner, bool):
         raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
-    packed, counts, size = _concealed_counts(get("concealed"), who)
-    melds_raw = get("melds") or []
-    if not isinstance(melds_raw, list):
-        raise ScoringError("invalid-case", f"{who}: 'melds' must be a list")
+    text = get("concealed")
+    # A canonical string holds only suit and honour tiles: no face-down or bonus tile to refuse.
+    packed = pack_text(text) if type(text) is str else None
+    if packed is not None:
+        counts, size = packed.to_bytes(len(INDEX), "little"), packed % 255  # 256 = 1 (mod 255)
+    else:
+        packed, counts, size = _concealed_counts(text, who)
+    melds_raw = get("melds")
     if melds_raw:
+        if not isinstance(melds_raw, list):
+            raise ScoringError("invalid-case", f"{who}: 'melds' must be a list")
         melds = [_parse_meld(m, f"{who}'s meld {i + 1}") for i, m in enumerate(melds_raw)]
         declared = [t for m in melds for t in m.tiles]
         meld_counts = to_counts(declared)
@@ -241,12 +247,13 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     win_by = get("win_by")
     if win_by is not None and win_by not in WIN_BY:
         raise ScoringError("invalid-case", f"{who}: win_by {win_by!r} is not one of {', '.join(WIN_BY)}")
-    flags = get("flags") or []
-    if not isinstance(flags, list):
-        raise ScoringError("invalid-case", f"{who}: 'flags' must be a list")
-    for flag in flags:
-        if flag not in FLAGS:
-            raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
+    flags = get("flags")
+    if flags:
+        if not isinstance(flags, list):
+            raise ScoringError("invalid-case", f"{who}: 'flags' must be a list")
+        for flag in flags:
+            if flag not in FLAGS:
+                raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
     bonus_raw = get("bonus_tiles")
     bonus = [] if bonus_raw is None or _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
     if bonus:
@@ -258,22 +265,18 @@ def _parse_hand(raw: Any, index: int) -> Hand:
 
 
 def _concealed_counts(text: Any, who: str) -> tuple[int | None, bytes | list[int], int]:
-    """The concealed tiles as packed counts, counts per kind and number of tiles.
+    """The concealed tiles as packed counts, counts per kind and number of tiles, when they are
+    not a canonical string (:func:`scoring.arrange.pack_text`).
 
-    A canonical string (or a list of kind codes) of at most 254 tiles is counted straight away;
-    anything else is read code by code, which names what is wrong: unknown or face-down tiles,
-    flowers and seasons (they belong in bonus_tiles)."""
-    packed = None
-    try:
-        if type(text) is str:
-            # Only suit and honour tiles: no face-down or bonus tile to refuse.
-            packed = pack_text(text)
-        elif type(text) is list and len(text) <= 254:
+    A list of kind codes (at most 254) is counted straight away; anything else is read code by
+    code, which names what is wrong: unknown or face-down tiles, flowers and seasons (they
+    belong in bonus_tiles)."""
+    if type(text) is list and len(text) <= 254:
+        try:
             packed = pack(text)
-    except (KeyError, TypeError):
-        pass
-    if packed is not None:
-        return packed, packed.to_bytes(len(INDEX), "little"), packed % 255  # 256 = 1 (mod 255)
+            return packed, packed.to_bytes(len(INDEX), "little"), len(text)
+        except (KeyError, TypeError):
+            pass
     concealed = _tiles(text, f"{who}'s concealed tiles")
     try:
         if len(concealed) <= 255:
@@ -316,17 +319,8 @@ def parse_case(raw: Any) -> Case:
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {discarder!r} is not one of E, S, W, N")
-    case = Case(
-        ruleset=ruleset,
-        seat_wind=seat_wind,
-        round_wind=round_wind,
-        params=params,
-        kind=kind,
-        hands=hands,
-        discarder=discarder,
-        discarder_exempt=bool(raw.get("discarder_exempt", False)),
-        id=raw.get("id"),
-    )
+    case = Case(ruleset, seat_wind, round_wind, params, kind, hands, discarder,
+                bool(raw.get("discarder_exempt", False)), raw.get("id"))
     validate_table(case)
     return case
 
@@ -336,18 +330,15 @@ def validate_table(case: Case) -> None:
     hands = case.hands
     if len(hands) == 1:
         hand = hands[0]
-        on_table, bonus = hand.held_counts() if hand.melds else hand.counts, hand.bonus_tiles
+        bonus = hand.bonus_tiles
     else:
         if len({h.seat for h in hands}) != len(hands):
             seats = Counter(h.seat for h in hands)
             for seat, n in seats.items():
                 if n > 1:
                     raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
-        on_table = hands[0].held_counts()
-        for hand in hands[1:]:
-            on_table = list(map(add, on_table, hand.held_counts()))
         bonus = [t for h in hands for t in h.bonus_tiles]
-    if max(on_table) > 4:
+    if _over_four(hands):
         _too_many_copies(case)
     if len(bonus) > 1 and len(set(bonus)) != len(bonus):
         for code, n in sorted(Counter(bonus).items()):
@@ -362,6 +353,28 @@ def validate_table(case: Case) -> None:
         raise ScoringError("invalid-case", "a discarder penalty needs the 'discarder' seat")
     if winners:
         _validate_winner(winners[0])
+
+
+# Adding 0x7B to a count byte of at most 0x84 sets its top bit exactly when the count exceeds four.
+_OVER_FOUR = sum(0x7B << (8 * i) for i in range(len(INDEX)))
+_TOP_BITS = sum(0x80 << (8 * i) for i in range(len(INDEX)))
+
+
+def _over_four(hands: list[Hand]) -> bool:
+    """Whether the table holds some kind more than four times."""
+    held = tiles = 0
+    for h in hands:
+        if h.packed is None or h.meld_packed is None:  # over 255 tiles
+            break
+        held += h.packed + h.meld_packed
+        tiles += h.size + 4 * len(h.melds)
+    else:
+        if tiles <= 0x84:  # no count byte can overflow
+            return bool((held + _OVER_FOUR) & _TOP_BITS)
+    on_table = hands[0].held_counts()
+    for hand in hands[1:]:
+        on_table = list(map(add, on_table, hand.held_counts()))
+    return max(on_table) > 4
 
 
 def _too_many_copies(case: Case) -> None:

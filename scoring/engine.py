@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import settle
-from .arrange import Group, decompositions, hidden_quads, is_nine_gates, is_thirteen_orphans
+from .arrange import Group, hidden_quads, is_nine_gates, is_thirteen_orphans, splits_of
 from .case import Case, Hand, ScoringError, parse_case
 from .rules import RULESETS, east_double, pung_chow_limit
-from .rules.common import HandScore, Winner, WinningHand, meld_groups
+from .rules.common import HandScore, Winner, WinningHand, meld_groups, shape_of
 from .tiles import WIND_LETTERS, is_head
 
 WIND_CODE = {letter: f"{i + 1}z" for i, letter in enumerate(WIND_LETTERS)}  # 'E' -> '1z'
@@ -60,7 +60,7 @@ class TableResult:
             if scored.uncapped is not None:
                 out["uncapped_score"] = scored.uncapped
             out["items"] = list(map(list, scored.items))
-            out["doubles"] = list(map(list, scored.doubles))
+            out["doubles"] = list(map(list, scored.doubles)) if scored.doubles else []
             out["limit_hand"] = scored.limit_hand
             out["payments_scope"] = "winner-only"
         elif hands:
@@ -77,8 +77,9 @@ class TableResult:
                 out["payments_scope"] = "full-table" if len(hands) == 4 else "partial-table"
         if self.extra:
             out.update(self.extra)
-        out["payments"] = settle.net(self.transfers)
-        out["transfers"] = list(map(list, self.transfers))
+        transfers = self.transfers
+        out["payments"] = settle.net(transfers)
+        out["transfers"] = list(map(list, transfers))
         return out
 
 
@@ -87,29 +88,35 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
     facts = WinningHand(hand, WIND_CODE[hand.seat], WIND_CODE[round_wind] if round_wind else None)
     declared = meld_groups(hand) if hand.melds else ()
     n_sets = 4 - len(declared)
-    counts = hand.counts
-    tile = hand.winning_tile if hand.win_by != "original-hand" else None
-    claimed = hand.win_by in ("discard", "robbing-kong")  # a pung the winning tile completes is exposed
+    win_by = hand.win_by
+    tile = hand.winning_tile if win_by != "original-hand" else None
+    claimed = win_by == "discard" or win_by == "robbing-kong"  # a pung the winning tile completes is exposed
     found: list[Winner] = []
-    if n_sets >= 0:
-        for split in decompositions(counts, n_sets, facts.keys):
+    if n_sets >= 0 and hand.size == 3 * n_sets + 2:
+        for split in splits_of(facts.keys):
+            groups = declared + split if declared else split
             if tile is None:
-                found.append(Winner(facts, declared + split, None))
+                found.append(Winner(facts, groups, None))
                 continue
+            shape = None  # the groups' shape_of, shared by the roles that keep them
             for role, group in enumerate(split):
                 # Equal groups sit side by side in a split (and groups are interned): one role each.
                 if tile not in group.tiles or (role and group is split[role - 1]):
                     continue
-                groups = split
                 if claimed and group.kind == "pung":
-                    groups = split[:role] + (Group.of("pung", group.tile, exposed=True),) + split[role + 1 :]
-                found.append(Winner(facts, declared + groups, role + len(declared)))
+                    exposed = split[:role] + (Group.of("pung", group.tile, exposed=True),) + split[role + 1 :]
+                    found.append(Winner(facts, declared + exposed, role + len(declared)))
+                    continue
+                if shape is None:
+                    shape = shape_of(groups)
+                found.append(Winner(facts, groups, role + len(declared), None, shape))
     if not declared:
         shapes = SPECIAL_SHAPES[ruleset]
         # Thirteen different kinds, all heads, can never also be four sets and a pair.
-        if shapes and not found and is_thirteen_orphans(counts, hand.packed):
+        if shapes and not found and is_thirteen_orphans(hand.counts, hand.packed):
             found.append(Winner(facts, (), None, special="thirteen-orphans"))
-        if "nine-gates" in shapes and is_nine_gates(counts, hand.packed):
+        # Calling nine tiles is all of one suit.
+        if "nine-gates" in shapes and facts.category == "all-one-suit" and is_nine_gates(hand.counts, hand.packed):
             found.append(Winner(facts, (), None, special="nine-gates"))
     return found
 
@@ -150,19 +157,19 @@ def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) 
 
 
 def _score_ordinary(case: Case) -> TableResult:
-    result = TableResult(case, {}, [], {})
+    ruleset, params, round_wind = case.ruleset, case.params, case.round_wind
+    hands: dict[str, HandScore] = {}
     collects: dict[str, bool] = {}
     winner = case.winner
     if winner is not None:  # the winner's score comes first
-        result.hands[winner.seat] = score_winner(winner, case.ruleset, case.params, case.round_wind)
+        hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
     if winner is None or len(case.hands) > 1:
         for hand in case.hands:
             if not hand.winner:
-                result.hands[hand.seat], collects[hand.seat] = score_other(
-                    hand, case.ruleset, case.params, case.round_wind
-                )
-    scores = {seat: h.score for seat, h in result.hands.items()}
-    double = east_double(case.ruleset, case.params)
+                hands[hand.seat], collects[hand.seat] = score_other(hand, ruleset, params, round_wind)
+    scores = {seat: h.score for seat, h in hands.items()}
+    double = east_double(ruleset, params)
+    result = TableResult(case, hands, [], {})
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
         if case.discarder == winner.seat:
             raise ScoringError("invalid-seat", "the discarder cannot be the winner")

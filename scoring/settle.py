@@ -18,6 +18,14 @@ def _factor(a: str, b: str, east_double: bool) -> int:
     return 2 if east_double and "E" in (a, b) else 1
 
 
+# (East doubles, winner) -> each other seat with the factor of what it pays the winner.
+_WINNER_PAYERS = {
+    (double, winner): tuple((seat, _factor(seat, winner, double)) for seat in WIND_LETTERS if seat != winner)
+    for double in (False, True)
+    for winner in WIND_LETTERS
+}
+
+
 def net(transfers: list[Transfer]) -> dict[str, int]:
     """Net gain (+) or loss (-) per seat; always sums to zero."""
     payments = {"E": 0, "S": 0, "W": 0, "N": 0}
@@ -40,17 +48,13 @@ def settle_hand(
     collects from all three other seats whether or not their hands are known.  ``collects``
     marks hands that may not collect from other losers (dead hands).
     """
-    transfers: list[Transfer] = []
     if winner is None:
-        return transfers  # a drawn hand is not scored between players
-    collects = collects or {}
+        return []  # a drawn hand is not scored between players
     score = scores[winner]
-    doubled = 2 * score if east_double else score
-    for seat in WIND_LETTERS:
-        if seat != winner:
-            transfers.append((seat, winner, doubled if "E" in (seat, winner) else score))
+    transfers = [(seat, winner, factor * score) for seat, factor in _WINNER_PAYERS[east_double, winner]]
     if len(scores) == 1:
         return transfers
+    collects = collects or {}
     losers = [s for s in WIND_LETTERS if s in scores and s != winner]
     for a, b in combinations(losers, 2):
         diff = scores[a] - scores[b]

@@ -73,6 +73,15 @@ SUIT_SPLITS = _build(9, chows=True)
 HONOUR_SPLITS = _build(7, chows=False)
 
 
+def only_splits(splits: dict[int, tuple[Picker, ...]]) -> dict[int, Picker]:
+    """The segments that split exactly one way (nearly all), each with its one split."""
+    return {key: found[0] for key, found in splits.items() if len(found) == 1}
+
+
+SUIT_ONLY_SPLITS = only_splits(SUIT_SPLITS)
+HONOUR_ONLY_SPLITS = only_splits(HONOUR_SPLITS)
+
+
 def _build_waits(splits: dict[int, tuple], size: int) -> dict[int, int]:
     """Segment one tile short of complete -> bit mask of the local kinds that complete it."""
     waits: dict[int, int] = {}

@@ -109,10 +109,11 @@ def limit_hand(w: Winner, params: dict) -> str | None:
     if w.facts.all_terminals:
         return "E-all-ones-and-nines"
     sets, pair = w.sets, w.pair
-    if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
-        return "B-three-winds-pair-fourth"
-    if count_dragon_sets(w.honour_sets) == 3:
-        return "F-three-dragons"
+    if w.honour_sets:
+        if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
+            return "B-three-winds-pair-fourth"
+        if count_dragon_sets(w.honour_sets) == 3:
+            return "F-three-dragons"
     if not w.has_chow and all(not g.exposed for g in sets):
         return "G-concealed-pungs"
     return None
@@ -136,13 +137,18 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("loose-tile", BONUS_POINTS["loose-tile"]))
     if not w.has_chow:
         items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
-    items += set_items(w.sets)
-    items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
+    if w.pungs:
+        items += set_items(w.pungs)
+    if w.pair.is_honour:  # only pairs of dragons and winds can score
+        items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
     if hand.bonus_tiles:
         items += _bonus_tile_items(hand)
     if len(items) == 1:
         items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
-    doubles = _all_hands_doubles(w.honour_sets, hand, w.own_wind, w.round_wind)
+    if w.honour_sets or hand.bonus_tiles:  # else there is nothing to double in every hand
+        doubles = _all_hands_doubles(w.honour_sets, hand, w.own_wind, w.round_wind)
+    else:
+        doubles = []
     if w.win_by == "robbing-kong":
         doubles.append(("robbing-kong", WINNER_DOUBLES["robbing-kong"]))
     category = w.category
@@ -150,7 +156,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         doubles.append((category, WINNER_DOUBLES[category]))
     if w.facts.heads_with_honours:
         doubles.append(("terminals-and-honours", WINNER_DOUBLES["terminals-and-honours"]))
-    return HandScore(items=items, doubles=doubles).finish(limit(params))
+    return HandScore.scored(items, doubles, limit(params))
 
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
@@ -160,4 +166,4 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
         items += _pair_items(p.tile, own_wind, round_wind)
     items += _bonus_tile_items(hand)
     doubles = _all_hands_doubles(sets, hand, own_wind, round_wind)
-    return HandScore(items=items, doubles=doubles).finish(limit(params))
+    return HandScore.scored(items, doubles, limit(params))

@@ -65,8 +65,16 @@ class HandScore:
         return self
 
     @classmethod
+    def scored(cls, items: list[tuple[str, int]], doubles: list[tuple[str, int]], limit: int | None) -> "HandScore":
+        """The finished score of ``items`` and ``doubles`` (:meth:`finish` in one step)."""
+        raw = sum(map(_SECOND, items)) << sum(map(_SECOND, doubles)) if doubles else sum(map(_SECOND, items))
+        if limit is not None and raw > limit:
+            return cls(items, doubles, None, limit, raw, False)
+        return cls(items, doubles, None, raw, None, False)
+
+    @classmethod
     def limit(cls, name: str, value: int) -> "HandScore":
-        return cls(limit_hand=name, score=value)
+        return cls([], [], name, value, None, False)
 
     @classmethod
     def dead_hand(cls) -> "HandScore":
@@ -74,28 +82,21 @@ class HandScore:
 
 
 class WinningHand:
-    """What every arrangement of the winner's tiles shares, each worked out once when asked."""
+    """What every arrangement of the winner's tiles shares: worked out once, the wait when asked."""
 
-    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "keys", "held", "_category",
+    __slots__ = ("hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "keys", "held", "category",
                  "_single_wait")
 
     def __init__(self, hand: Hand, own_wind: str, round_wind: str | None):
         self.hand, self.own_wind, self.round_wind = hand, own_wind, round_wind
-        self.win_by = hand.win_by or ""
+        self.win_by = win_by = hand.win_by or ""
         self.winning_tile = hand.winning_tile
         # Won on a tile the player drew himself (from the wall or the loose tiles).
-        self.drawn = self.win_by in ("self-draw", "loose-tile")
+        self.drawn = win_by == "self-draw" or win_by == "loose-tile"
         self.keys = segment_keys(hand.counts, hand.packed)  # the concealed tiles' segment keys
-        self.held = hand.packed + hand.meld_packed  # every tile held, packed (arrange.pack)
-        self._category: str | None | bool = False
+        self.held = held = hand.packed + hand.meld_packed  # every tile held, packed (arrange.pack)
+        self.category = suit_category(held)  # the hand's suit_category
         self._single_wait: bool | None = None
-
-    @property
-    def category(self) -> str | None:
-        """The hand's :func:`suit_category`."""
-        if self._category is False:
-            self._category = suit_category(self.held)
-        return self._category
 
     @property
     def all_honours(self) -> bool:
@@ -117,39 +118,30 @@ class WinningHand:
         if self._single_wait is None:
             tile = self.winning_tile
             self._single_wait = tile is not None and self.win_by != "original-hand" and is_single_wait(
-                self.hand.counts, INDEX[tile], self.hand.meld_counts, self.keys
+                self.hand.counts, INDEX[tile], self.hand.meld_counts, self.keys, bool(self.hand.melds)
             )
         return self._single_wait
 
 
 class Winner:
-    """The winner's hand in one arrangement: groups with exposure resolved, and how it was won."""
+    """The winner's hand in one arrangement: groups with exposure resolved, and how it was won.
 
-    __slots__ = ("facts", "hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "groups",
-                 "winning_index", "special", "sets", "pair", "has_chow", "honour_sets")
+    ``sets`` are the groups but the pair, ``pungs`` the pungs and kongs among them,
+    ``honour_sets`` the pungs and kongs of winds and dragons (which most rules look at), all in
+    the groups' order.  ``shape`` hands over these (:func:`shape_of` of ``groups``) when the caller
+    has worked them out already, for another role of the winning tile in the same groups."""
+
+    __slots__ = ("facts", "hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "category", "groups",
+                 "winning_index", "special", "sets", "pungs", "pair", "has_chow", "honour_sets")
 
     def __init__(self, facts: WinningHand, groups: tuple[Group, ...], winning_index: int | None,
-                 special: str | None = None):
+                 special: str | None = None, shape: "Shape | None" = None):
         self.facts = facts
         self.hand, self.own_wind, self.round_wind = facts.hand, facts.own_wind, facts.round_wind
         self.win_by, self.winning_tile, self.drawn = facts.win_by, facts.winning_tile, facts.drawn
+        self.category = facts.category
         self.groups, self.winning_index, self.special = groups, winning_index, special
-        sets: list[Group] = []
-        honour_sets: list[Group] = []  # pungs and kongs of winds and dragons, which most rules look at
-        pair = None
-        has_chow = False
-        for g in groups:
-            kind = g.kind
-            if kind == "pair":
-                if pair is None:
-                    pair = g
-            else:
-                sets.append(g)
-                if kind == "chow":
-                    has_chow = True
-                elif g.is_honour_set:
-                    honour_sets.append(g)
-        self.sets, self.pair, self.has_chow, self.honour_sets = sets, pair, has_chow, honour_sets
+        self.sets, self.pungs, self.pair, self.has_chow, self.honour_sets = shape or shape_of(groups)
 
     @property
     def winning_group(self) -> Group | None:
@@ -158,11 +150,34 @@ class Winner:
     @property
     def only_place(self) -> bool:
         """Filling the only place to win (A5): exactly one kind completes the hand."""
-        return self.facts.single_wait
+        wait = self.facts._single_wait
+        return self.facts.single_wait if wait is None else wait
 
-    @property
-    def category(self) -> str | None:
-        return self.facts.category
+
+Shape = tuple[list[Group], list[Group], "Group | None", bool, list[Group]]
+
+
+def shape_of(groups: tuple[Group, ...]) -> Shape:
+    """``(sets, pungs, pair, has_chow, honour_sets)`` of an arrangement (see :class:`Winner`)."""
+    sets: list[Group] = []
+    pungs: list[Group] = []
+    honour_sets: list[Group] = []
+    pair = None
+    has_chow = False
+    for g in groups:
+        kind = g.kind
+        if kind == "pair":
+            if pair is None:
+                pair = g
+        else:
+            sets.append(g)
+            if kind == "chow":
+                has_chow = True
+            else:
+                pungs.append(g)
+                if g.is_honour_set:
+                    honour_sets.append(g)
+    return sets, pungs, pair, has_chow, honour_sets
 
 
 def set_items(sets: list[Group], table: dict = SET_POINTS) -> list[tuple[str, int]]:

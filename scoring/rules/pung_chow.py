@@ -54,15 +54,21 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("self-draw", BONUS_POINTS["self-draw"]))
     if w.only_place:
         items.append(("only-place", BONUS_POINTS["only-place"]))
-    items += set_items(w.sets)
-    if w.pair is not None:
-        items += _pair_items((w.pair,), w.own_wind)
+    if w.pungs:
+        items += set_items(w.pungs)
+    pair = w.pair
+    if pair is not None and pair.is_honour:  # only pairs of dragons and winds can score
+        items += _pair_items((pair,), w.own_wind)
     if len(items) == 1:
         items.append(("no-other-score", BONUS_POINTS["no-other-score"]))
-    doubles = _doubles(w.honour_sets, w.category, w.hand, w.own_wind)
+    hand = w.hand
+    if w.category or w.honour_sets or hand.bonus_tiles:  # else there is nothing to double
+        doubles = _doubles(w.honour_sets, w.category, hand, w.own_wind)
+    else:
+        doubles = []
     if w.win_by == "original-hand":
         doubles.append(("original-hand", ORIGINAL_HAND_DOUBLES))
-    return HandScore(items=items, doubles=doubles).finish(None)
+    return HandScore.scored(items, doubles, None)
 
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
@@ -70,4 +76,4 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     items = set_items(sets)
     items += _pair_items(pairs, own_wind)
     doubles = _doubles(sets, suit_category(hand.packed + hand.meld_packed), hand, own_wind)
-    return HandScore(items=items, doubles=doubles).finish(None)
+    return HandScore.scored(items, doubles, None)

@@ -104,14 +104,14 @@ def limit_hand(w: Winner) -> str | None:
     sets, pair = w.sets, w.pair
     if not w.has_chow and pair.is_head and all(g.is_head for g in sets):
         return "heads-sets-only"
-    winds = count_wind_sets(w.honour_sets)
+    winds = count_wind_sets(w.honour_sets) if w.honour_sets else 0
     if winds == 4:
         return "four-winds"
     if winds == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
         return "three-winds-pair-fourth"
     if not w.has_chow and all(g.kind == "kong" for g in sets):
         return "four-kongs"
-    if count_dragon_sets(w.honour_sets) == 3:
+    if w.honour_sets and count_dragon_sets(w.honour_sets) == 3:
         return "three-dragons"
     return None
 
@@ -154,13 +154,14 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if name:
         return HandScore.limit(name, limit_value(params))
     items = [("mah-jongg", mj_bonus(params))]
-    items += set_items(w.sets, WINNER_SET_POINTS)
+    if w.pungs:
+        items += set_items(w.pungs, WINNER_SET_POINTS)
     won = w.winning_group
     how = 1 if w.drawn else 0
     if won is not None and won.kind == "pair":
         key = (won.tile == w.own_wind == w.round_wind, is_head(won.tile))
         items.append((f"pair-completing:{won.tile}:{'drawn' if w.drawn else 'punged'}", COMPLETING_PAIR[key][how]))
-    elif w.pair is not None:
+    elif w.pair is not None and w.pair.is_honour:  # only pairs of dragons and winds can score
         items += _pair_item(w.pair.tile, w.own_wind, w.round_wind)
     if won is not None and won.kind == "chow":
         wait = chow_wait(won, w.winning_tile)
@@ -185,7 +186,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         doubles.append(("last-tile", 1))
     if w.hand.melds and _completes_with_fourth_tile(w):
         doubles.append(("fourth-tile-of-exposed-pung", 1))
-    return HandScore(items=items, doubles=doubles).finish(limit(params))
+    return HandScore.scored(items, doubles, limit(params))
 
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
@@ -194,5 +195,5 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     for p in pairs:
         items += _pair_item(p.tile, own_wind, round_wind)
     doubles = _wind_and_dragon_doubles(sets, own_wind, round_wind)
-    return HandScore(items=items, doubles=doubles).finish(limit(params))
+    return HandScore.scored(items, doubles, limit(params))
 
