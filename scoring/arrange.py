@@ -131,16 +131,18 @@ def pack_text(text: str) -> int | None:
 
 
 def _pack_long_runs(runs: list[str]) -> int | None:
+    """:func:`pack_text` of runs some of which are longer than :data:`RUNS` holds: those are looked
+    up four digits at a time."""
     packed = 0
     for run in runs:
         value = RUNS.get(run)
         if value is None:
-            units = _DIGIT_UNITS.get(run[-1:])
-            if units is None or len(run) < 2:
+            digits, suit = run[:-1], run[-1:]
+            if not digits:
                 return None
             try:
-                value = sum(map(units.__getitem__, run[:-1]))
-            except KeyError:
+                value = sum([RUNS[digits[i : i + RUN_DIGITS] + suit] for i in range(0, len(digits), RUN_DIGITS)])
+            except KeyError:  # not digits 1-9 (1-7 for honours) closed by a suit letter
                 return None
         packed += value
     return packed

@@ -144,8 +144,11 @@ def _rank(scored: HandScore) -> tuple[int, int, int]:
 
 def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> tuple[HandScore, bool]:
     """A non-winner's score and whether it may collect from other losers (A28, A30)."""
-    expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
-    held = hand.size + sum(len(m.tiles) for m in hand.melds)
+    if hand.melds:
+        expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
+        held = hand.size + sum(len(m.tiles) for m in hand.melds)
+    else:
+        expected, held = 13 + hidden_quads(hand.counts), hand.size
     rnd = WIND_CODE[round_wind] if round_wind else None
     if held != expected:
         if ruleset == "classical" and held < expected:
@@ -158,17 +161,20 @@ def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) 
 
 def _score_ordinary(case: Case) -> TableResult:
     ruleset, params, round_wind = case.ruleset, case.params, case.round_wind
+    winner = case.winner
+    double = east_double(ruleset, params)
+    if winner is not None and len(case.hands) == 1 and case.kind != "penalty-discarder":
+        # The winner alone: he collects from the three others (settle.settle_hand).
+        scored = score_winner(winner, ruleset, params, round_wind)
+        return TableResult(case, {winner.seat: scored}, settle.winner_only(winner.seat, scored.score, double), {})
     hands: dict[str, HandScore] = {}
     collects: dict[str, bool] = {}
-    winner = case.winner
     if winner is not None:  # the winner's score comes first
         hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
-    if winner is None or len(case.hands) > 1:
-        for hand in case.hands:
-            if not hand.winner:
-                hands[hand.seat], collects[hand.seat] = score_other(hand, ruleset, params, round_wind)
+    for hand in case.hands:
+        if not hand.winner:
+            hands[hand.seat], collects[hand.seat] = score_other(hand, ruleset, params, round_wind)
     scores = {seat: h.score for seat, h in hands.items()}
-    double = east_double(ruleset, params)
     result = TableResult(case, hands, [], {})
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
         if case.discarder == winner.seat:

@@ -26,6 +26,12 @@ _WINNER_PAYERS = {
 }
 
 
+def winner_only(winner: str, score: int, east_double: bool = True) -> list[Transfer]:
+    """The winner collects his score from each other player (doubled between East and another)."""
+    (a, fa), (b, fb), (c, fc) = _WINNER_PAYERS[east_double, winner]
+    return [(a, winner, fa * score), (b, winner, fb * score), (c, winner, fc * score)]
+
+
 def net(transfers: list[Transfer]) -> dict[str, int]:
     """Net gain (+) or loss (-) per seat; always sums to zero."""
     payments = {"E": 0, "S": 0, "W": 0, "N": 0}
@@ -50,8 +56,7 @@ def settle_hand(
     """
     if winner is None:
         return []  # a drawn hand is not scored between players
-    score = scores[winner]
-    transfers = [(seat, winner, factor * score) for seat, factor in _WINNER_PAYERS[east_double, winner]]
+    transfers = winner_only(winner, scores[winner], east_double)
     if len(scores) == 1:
         return transfers
     collects = collects or {}

@@ -163,7 +163,9 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets)
     for p in pairs:
-        items += _pair_items(p.tile, own_wind, round_wind)
-    items += _bonus_tile_items(hand)
-    doubles = _all_hands_doubles(sets, hand, own_wind, round_wind)
+        if p.is_honour:  # only pairs of dragons and winds can score
+            items += _pair_items(p.tile, own_wind, round_wind)
+    if hand.bonus_tiles:
+        items += _bonus_tile_items(hand)
+    doubles = _all_hands_doubles(sets, hand, own_wind, round_wind) if sets or hand.bonus_tiles else []
     return HandScore.scored(items, doubles, limit(params))

@@ -74,6 +74,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets)
-    items += _pair_items(pairs, own_wind)
+    if pairs:
+        items += _pair_items(pairs, own_wind)
     doubles = _doubles(sets, suit_category(hand.packed + hand.meld_packed), hand, own_wind)
     return HandScore.scored(items, doubles, None)

@@ -193,7 +193,8 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets)
     for p in pairs:
-        items += _pair_item(p.tile, own_wind, round_wind)
-    doubles = _wind_and_dragon_doubles(sets, own_wind, round_wind)
+        if p.is_honour:  # only pairs of dragons and winds can score
+            items += _pair_item(p.tile, own_wind, round_wind)
+    doubles = _wind_and_dragon_doubles(sets, own_wind, round_wind) if sets else []
     return HandScore.scored(items, doubles, limit(params))
 
