@@ -166,6 +166,18 @@ def to_counts(tiles: list[str] | tuple[str, ...]) -> bytes | list[int]:
     return counts
 
 
+def _groups_with(code: str) -> tuple[Group, ...]:
+    """The concealed groups of a split that hold ``code``, in the order splits list them (by their
+    lowest tile, then pung, pair, chow): chows from two and one below, the pung, the pair, the
+    chow from ``code``."""
+    i = INDEX[code]
+    chows = [] if code[1] == "z" else [KINDS[j] for j in (i - 2, i - 1, i) if j >= 0 and KINDS[j][1] == code[1]
+                                       and int(KINDS[j][0]) <= 7]
+    below = [Group.of("chow", c) for c in chows if c != code]
+    own = [Group.of("chow", code)] if code in chows else []
+    return (*below, Group.of("pung", code), Group.of("pair", code), *own)
+
+
 class _Segment:
     """One independent part of the hand: its slice of the counts and its groups by local id."""
 
@@ -180,11 +192,12 @@ class _Segment:
 
 SEGMENTS = (_Segment(0, 9, SUIT_SPLITS, SUIT_ONLY_SPLITS), _Segment(9, 18, SUIT_SPLITS, SUIT_ONLY_SPLITS),
             _Segment(18, 27, SUIT_SPLITS, SUIT_ONLY_SPLITS), _Segment(27, 34, HONOUR_SPLITS, HONOUR_ONLY_SPLITS))
+GROUPS_WITH = {code: _groups_with(code) for code in KINDS}  # tile -> the groups of a split holding it
 SEGMENT_OF = [k for k, segment in enumerate(SEGMENTS) for _ in range(segment.lo, segment.hi)]  # kind -> segment
 _SUITS = SEGMENTS[:3]
 
 
-_SUIT_BITS = (1 << 72) - 1  # a suit's nine count bytes
+SUIT_BITS = (1 << 72) - 1  # a suit's nine count bytes
 
 
 
@@ -196,7 +209,7 @@ def segment_keys(counts: bytes | list[int], packed: int | None = None) -> list[i
     is 1 modulo 255, so that is the sum of its bytes, all small)."""
     if packed is None:
         packed = segment_key(counts)
-    return [packed & _SUIT_BITS, packed >> 72 & _SUIT_BITS, packed >> 144 & _SUIT_BITS, packed >> 216]
+    return [packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216]
 
 
 def _has_pair(key: int) -> bool:

@@ -131,13 +131,7 @@ class Case:
     discarder: str | None = None
     discarder_exempt: bool = False
     id: str | None = None
-
-    @property
-    def winner(self) -> Hand | None:
-        for hand in self.hands:
-            if hand.winner:
-                return hand
-        return None
+    winner: Hand | None = None  # the hand marked as the winner (parse_case finds it)
 
     def hand(self, seat: str) -> Hand | None:
         return next((h for h in self.hands if h.seat == seat), None)
@@ -315,12 +309,17 @@ def parse_case(raw: Any) -> Case:
     round_wind = raw.get("round_wind")
     if round_wind is not None and round_wind not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"round_wind {round_wind!r} is not one of E, S, W, N")
-    hands = [_parse_hand(h, i) for i, h in enumerate(hands_raw)]
+    if len(hands_raw) == 1:
+        hands = [_parse_hand(hands_raw[0], 0)]
+        winner = hands[0] if hands[0].winner else None
+    else:
+        hands = [_parse_hand(h, i) for i, h in enumerate(hands_raw)]
+        winner = next((h for h in hands if h.winner), None)
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {discarder!r} is not one of E, S, W, N")
     case = Case(ruleset, seat_wind, round_wind, params, kind, hands, discarder,
-                bool(raw.get("discarder_exempt", False)), raw.get("id"))
+                bool(raw.get("discarder_exempt", False)), raw.get("id"), winner)
     validate_table(case)
     return case
 

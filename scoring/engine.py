@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import settle
-from .arrange import Group, hidden_quads, is_nine_gates, is_thirteen_orphans, splits_of
+from .arrange import GROUPS_WITH, Group, hidden_quads, is_nine_gates, is_thirteen_orphans, splits_of
 from .case import Case, Hand, ScoringError, parse_case
 from .rules import RULESETS, east_double, pung_chow_limit
 from .rules.common import HandScore, Winner, WinningHand, meld_groups, shape_of
@@ -41,10 +41,8 @@ class TableResult:
 
     @property
     def winner(self) -> str | None:
-        for hand in self.case.hands:
-            if hand.winner:
-                return hand.seat
-        return None
+        hand = self.case.winner
+        return None if hand is None else hand.seat
 
     def to_json(self) -> dict[str, Any]:
         case, hands = self.case, self.hands
@@ -99,10 +97,12 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
                 found.append(Winner(facts, groups, None))
                 continue
             shape = None  # the groups' shape_of, shared by the roles that keep them
-            for role, group in enumerate(split):
-                # Equal groups sit side by side in a split (and groups are interned): one role each.
-                if tile not in group.tiles or (role and group is split[role - 1]):
+            # Groups are interned and listed in tile order: each group holding the tile, in the
+            # order of the split, gives one role (equal groups side by side, the first of them).
+            for group in GROUPS_WITH[tile]:
+                if group not in split:
                     continue
+                role = split.index(group)
                 if claimed and group.kind == "pung":
                     exposed = split[:role] + (Group.of("pung", group.tile, exposed=True),) + split[role + 1 :]
                     found.append(Winner(facts, declared + exposed, role + len(declared)))

@@ -104,10 +104,11 @@ def limit_hand(w: Winner, params: dict) -> str | None:
         return "D-east-first-discard"
     if not w.groups:
         return None
-    if w.facts.all_honours:
-        return "A-all-winds-and-dragons"
-    if w.facts.all_terminals:
-        return "E-all-ones-and-nines"
+    if not w.has_chow:  # (a chow holds a tile from two to eight)
+        if w.facts.all_honours:
+            return "A-all-winds-and-dragons"
+        if w.facts.all_terminals:
+            return "E-all-ones-and-nines"
     sets, pair = w.sets, w.pair
     if w.honour_sets:
         if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
@@ -154,7 +155,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     category = w.category
     if category in ("one-suit-with-honours", "all-one-suit"):
         doubles.append((category, WINNER_DOUBLES[category]))
-    if w.facts.heads_with_honours:
+    if not w.has_chow and w.facts.heads_with_honours:  # (a chow holds a tile from two to eight)
         doubles.append(("terminals-and-honours", WINNER_DOUBLES["terminals-and-honours"]))
     return HandScore.scored(items, doubles, limit(params))
 

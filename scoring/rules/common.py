@@ -9,12 +9,12 @@ from ..arrange import (
     HEAD_MASK,
     HONOUR_MASK,
     INDEX,
+    SUIT_BITS,
     SUIT_MASKS,
     TERMINAL_MASK,
     Group,
     hidden_sets_and_pairs,
     is_single_wait,
-    segment_keys,
 )
 from ..case import Hand
 from ..tiles import bonus_wind
@@ -93,8 +93,10 @@ class WinningHand:
         self.winning_tile = hand.winning_tile
         # Won on a tile the player drew himself (from the wall or the loose tiles).
         self.drawn = win_by == "self-draw" or win_by == "loose-tile"
-        self.keys = segment_keys(hand.counts, hand.packed)  # the concealed tiles' segment keys
-        self.held = held = hand.packed + hand.meld_packed  # every tile held, packed (arrange.pack)
+        packed = hand.packed
+        # The concealed tiles' segment keys (arrange.segment_keys, worked out here).
+        self.keys = [packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216]
+        self.held = held = packed + hand.meld_packed  # every tile held, packed (arrange.pack)
         self.category = suit_category(held)  # the hand's suit_category
         self._single_wait: bool | None = None
 
@@ -115,12 +117,14 @@ class WinningHand:
     @property
     def single_wait(self) -> bool:
         """Exactly one kind completes the hand without the winning tile (A5)."""
-        if self._single_wait is None:
+        wait = self._single_wait
+        if wait is None:
             tile = self.winning_tile
-            self._single_wait = tile is not None and self.win_by != "original-hand" and is_single_wait(
-                self.hand.counts, INDEX[tile], self.hand.meld_counts, self.keys, bool(self.hand.melds)
+            hand = self.hand
+            wait = self._single_wait = tile is not None and self.win_by != "original-hand" and is_single_wait(
+                hand.counts, INDEX[tile], hand.meld_counts, self.keys, bool(hand.melds)
             )
-        return self._single_wait
+        return wait
 
 
 class Winner:
@@ -150,8 +154,7 @@ class Winner:
     @property
     def only_place(self) -> bool:
         """Filling the only place to win (A5): exactly one kind completes the hand."""
-        wait = self.facts._single_wait
-        return self.facts.single_wait if wait is None else wait
+        return self.facts.single_wait
 
 
 Shape = tuple[list[Group], list[Group], "Group | None", bool, list[Group]]
