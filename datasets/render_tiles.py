@@ -488,6 +488,25 @@ def _motif(c: _Canvas, kind: str, style: TileStyle, rng, col) -> None:
             c.circle(u1, v1, rng.uniform(0.04, 0.1), fill=pc)
 
 
+def _sprigs(c: _Canvas, u: float, v: float, size: float, style: TileStyle, rng) -> None:
+    """Two to five small leaves or buds touching the sides and foot of a character at (u, v)
+    of height `size`, as on painted sets where the painting reaches the character."""
+    for _ in range(int(rng.integers(2, 6))):
+        a = rng.uniform(-0.2, 1.2) * math.pi  # beside or below, rarely above
+        r = size * rng.uniform(0.6, 0.8)  # the glyph's half-height is size / 2
+        pu, pv = u + r * math.cos(a) * c.h / c.w, v + r * math.sin(a)
+        if rng.random() < 0.6:
+            px, py = c.pt(pu, pv)
+            ln, wd = rng.uniform(0.06, 0.12) * c.w, rng.uniform(0.02, 0.04) * c.w
+            b = a + rng.uniform(-0.6, 0.6)  # pointing away from the character
+            ex, ey = px + ln * math.cos(b), py + ln * math.sin(b)
+            nx, ny = -wd * math.sin(b), wd * math.cos(b)
+            c.draw.polygon([(px, py), ((px + ex) / 2 + nx, (py + ey) / 2 + ny), (ex, ey),
+                            ((px + ex) / 2 - nx, (py + ey) / 2 - ny)], fill=style.green)
+        else:
+            c.circle(pu + 0.04 * math.cos(a), pv + 0.04 * math.sin(a), rng.uniform(0.02, 0.04), fill=(style.red, (225, 110, 150))[int(rng.integers(2))])
+
+
 _FLOWER_MOTIFS = ("plum", "orchid", "chrysanthemum", "bamboo")
 _ANY_MOTIF = ("plum", "orchid", "chrysanthemum", "bamboo", "sun", "leaf", "snow", "plant", "plant",
               "garden", "garden", "garden")
@@ -508,10 +527,16 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
         else:
             kind = _ANY_MOTIF[int(rng.integers(len(_ANY_MOTIF)))]
         _motif(c, kind, style, rng, col)
-        u = [0.2, 0.8, 0.5, 0.2, 0.8][int(rng.integers(5))]
-        size = rng.uniform(0.16, 0.32) * style.glyph_scale
+        # anywhere along the top, down to a third of the face, and as small as an eighth of
+        # its height: real sets (the scanned xmahjongg "real" set) write a tiny brush character
+        # right against the painting
+        u = float(rng.uniform(0.2, 0.8)) if rng.random() < 0.5 else [0.2, 0.8, 0.5][int(rng.integers(3))]
+        v = float(rng.uniform(0.12, 0.3))
+        size = rng.uniform(0.12, 0.32) * style.glyph_scale
         ink = [style.ink, style.red, col, style.green][int(rng.integers(4))]
-        c.text(u, 0.16, ch, size, ink, style)
+        c.text(u, v, ch, size, ink, style)
+        if rng.random() < 0.35:  # a few leaves and buds of the painting right beside it
+            _sprigs(c, u, v, size, style, rng)
         if rng.random() < 0.5:
             c.text(0.85 if u < 0.6 else 0.15, 0.12, number, 0.12, style.red, style)
         return
