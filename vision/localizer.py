@@ -77,18 +77,26 @@ def quads_from_heatmap(prob: np.ndarray, scale: float, threshold: float = 0.5,
     (cores of touching tiles the net ran together) is cut into that many tiles."""
     mask = (prob > threshold).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    # every blob's pixels at once, sorted by blob (a few percent of the map): one pass instead
+    # of a mask, a search and a stack per blob
+    flat = np.flatnonzero(labels)
+    lab = labels.ravel()[flat]
+    order = np.argsort(lab, kind="stable")  # stable: each blob's pixels stay in row order
+    flat, lab = flat[order], lab[order]
+    p_all = prob.ravel()[flat]
+    xy_all = np.stack([flat % prob.shape[1], flat // prob.shape[1]], axis=1).astype(np.float32) + 0.5
+    starts = np.searchsorted(lab, np.arange(1, n))
+    ends = np.append(starts[1:], len(lab))
+    p_max = np.maximum.reduceat(p_all, starts) if n > 1 else np.zeros(0)
+    p_mean = np.add.reduceat(p_all, starts) / np.maximum(ends - starts, 1) if n > 1 else np.zeros(0)
     blobs = []  # (pixel centres, their probabilities, core rect) per blob
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < 6:
             continue
-        x, y, bw, bh = stats[i, :4]
-        inside = labels[y:y + bh, x:x + bw] == i
-        p = prob[y:y + bh, x:x + bw][inside]
-        if p.max() < 0.75 or p.mean() < 0.6:
+        if p_max[i - 1] < 0.75 or p_mean[i - 1] < 0.6:
             continue  # a faint blob: not what the net calls a tile
-        ys, xs = np.nonzero(inside)
-        pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32) + 0.5
-        blobs.append((pts, p, _core_rect(pts, margin)))
+        pts = xy_all[starts[i - 1]:ends[i - 1]]
+        blobs.append((pts, p_all[starts[i - 1]:ends[i - 1]], _core_rect(pts, margin)))
     rects = []
     runs = _run_lengths([b[2] for b in blobs])
     for (pts, p, rect), (k, core_len) in zip(blobs, runs):
