@@ -330,20 +330,27 @@ def validate_table(case: Case) -> None:
     if len(hands) == 1:
         hand = hands[0]
         bonus = hand.bonus_tiles
+        winners = [hand] if hand.winner else []
     else:
-        if len({h.seat for h in hands}) != len(hands):
-            seats = Counter(h.seat for h in hands)
-            for seat, n in seats.items():
+        seats = set()
+        bonus = []
+        winners = []
+        for hand in hands:
+            seats.add(hand.seat)
+            if hand.bonus_tiles:
+                bonus += hand.bonus_tiles
+            if hand.winner:
+                winners.append(hand)
+        if len(seats) != len(hands):
+            for seat, n in Counter(h.seat for h in hands).items():
                 if n > 1:
                     raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
-        bonus = [t for h in hands for t in h.bonus_tiles]
     if _over_four(hands):
         _too_many_copies(case)
     if len(bonus) > 1 and len(set(bonus)) != len(bonus):
         for code, n in sorted(Counter(bonus).items()):
             if n > 1:
                 raise ScoringError("too-many-copies", f"{tile_name(code)} ({code}) appears {n} times; a set has one")
-    winners = [h for h in hands if h.winner]
     if len(winners) > 1:
         raise ScoringError(
             "multiple-winners", f"{' and '.join(h.name for h in winners)} are all marked as winners"

@@ -62,11 +62,18 @@ class TableResult:
             out["limit_hand"] = scored.limit_hand
             out["payments_scope"] = "winner-only"
         elif hands:
-            out["scores"] = {s: h.score for s, h in hands.items()}
-            out["items"] = {s: list(map(list, h.items)) for s, h in hands.items()}
-            out["doubles"] = {s: list(map(list, h.doubles)) for s, h in hands.items()}
+            scores: dict[str, int] = {}
+            items: dict[str, list] = {}
+            doubles: dict[str, list] = {}
+            uncapped: dict[str, int] = {}
+            for seat, h in hands.items():
+                scores[seat] = h.score
+                items[seat] = list(map(list, h.items))
+                doubles[seat] = list(map(list, h.doubles)) if h.doubles else []
+                if h.uncapped is not None:
+                    uncapped[seat] = h.uncapped
+            out["scores"], out["items"], out["doubles"] = scores, items, doubles
             out["limit_hand"] = hands[winner].limit_hand if winner in hands else None
-            uncapped = {s: h.uncapped for s, h in hands.items() if h.uncapped is not None}
             if uncapped:
                 out["uncapped_scores"] = uncapped
             if winner is None:
@@ -148,7 +155,7 @@ def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) 
         expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
         held = hand.size + sum(len(m.tiles) for m in hand.melds)
     else:
-        expected, held = 13 + hidden_quads(hand.counts), hand.size
+        expected, held = 13 + hand.counts.count(4), hand.size  # (hidden_quads)
     rnd = WIND_CODE[round_wind] if round_wind else None
     if held != expected:
         if ruleset == "classical" and held < expected:

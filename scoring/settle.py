@@ -26,6 +26,16 @@ _WINNER_PAYERS = {
 }
 
 
+# (East doubles, winner) -> each pair of the other seats, in seat order, with the factor between them.
+_LOSER_PAIRS = {
+    (double, winner): tuple(
+        (a, b, _factor(a, b, double)) for a, b in combinations([s for s in WIND_LETTERS if s != winner], 2)
+    )
+    for double in (False, True)
+    for winner in WIND_LETTERS
+}
+
+
 def winner_only(winner: str, score: int, east_double: bool = True) -> list[Transfer]:
     """The winner collects his score from each other player (doubled between East and another)."""
     (a, fa), (b, fb), (c, fc) = _WINNER_PAYERS[east_double, winner]
@@ -60,15 +70,19 @@ def settle_hand(
     if len(scores) == 1:
         return transfers
     collects = collects or {}
-    losers = [s for s in WIND_LETTERS if s in scores and s != winner]
-    for a, b in combinations(losers, 2):
+    if len(scores) == 4:
+        pairs = _LOSER_PAIRS[east_double, winner]
+    else:
+        losers = [s for s in WIND_LETTERS if s in scores and s != winner]
+        pairs = tuple((a, b, _factor(a, b, east_double)) for a, b in combinations(losers, 2))
+    for a, b, factor in pairs:
         diff = scores[a] - scores[b]
         if diff == 0:
             continue
         payer, payee = (b, a) if diff > 0 else (a, b)
         if not collects.get(payee, True):
             continue
-        transfers.append((payer, payee, abs(diff) * _factor(a, b, east_double)))
+        transfers.append((payer, payee, abs(diff) * factor))
     return transfers
 
 

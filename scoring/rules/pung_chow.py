@@ -73,8 +73,9 @@ def score_winner(w: Winner, params: dict) -> HandScore:
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
     sets, pairs = non_winner_groups(hand)
-    items = set_items(sets)
+    items = set_items(sets) if sets else []
     if pairs:
         items += _pair_items(pairs, own_wind)
-    doubles = _doubles(sets, suit_category(hand.packed + hand.meld_packed), hand, own_wind)
+    category = suit_category(hand.packed + hand.meld_packed)
+    doubles = _doubles(sets, category, hand, own_wind) if category or sets or hand.bonus_tiles else []
     return HandScore.scored(items, doubles, None)

@@ -191,7 +191,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
 
 def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
     sets, pairs = non_winner_groups(hand)
-    items = set_items(sets)
+    items = set_items(sets) if sets else []
     for p in pairs:
         if p.is_honour:  # only pairs of dragons and winds can score
             items += _pair_item(p.tile, own_wind, round_wind)
