@@ -110,3 +110,36 @@ def test_truncated_jpeg_is_refused_not_filled_with_grey():
     with pytest.raises(ImageError) as err:
         load_image(data[: int(len(data) * 0.9)])
     assert err.value.code == "corrupt"
+
+
+@pytest.mark.parametrize("orientation", [1, 6])
+def test_preview_decoded_at_once_and_full_photo_in_the_background(orientation):
+    """A big JPEG's preview (for the first small look) is the photo at a further DCT reduction,
+    and the full decode that runs meanwhile gives what a plain load gives."""
+    from vision.io import start_photo
+
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(Image.fromarray(_patterned(1280, 960, block=64)), "JPEG", exif=exif.tobytes(), quality=95)
+    photo = start_photo(data, preview_side=300)
+    want = load_image(data)
+    assert photo.shape == want.shape and photo.scale == 1.0
+    assert photo.preview is not None and photo.preview.shape[:2] == (want.shape[0] // 4, want.shape[1] // 4)
+    small = cv2.resize(want, (photo.preview.shape[1], photo.preview.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.abs(photo.preview.astype(int) - small).mean() < 6.0
+    assert np.array_equal(photo.result(), want)
+
+
+def test_background_decode_failing_falls_back_to_pillow(monkeypatch):
+    """When OpenCV cannot decode the full photo (it returns None), result() decodes it with
+    Pillow instead, which gives the photo or a clear ImageError, never None."""
+    import vision.io as vio
+
+    data = _encode(Image.fromarray(_patterned(1280, 960, block=64)), "JPEG", quality=95)
+    real = vio._decode_jpeg
+    monkeypatch.setattr(vio, "_decode_jpeg", lambda d, reduce, o: None if reduce == 1 else real(d, reduce, o))
+    photo = vio.start_photo(data, preview_side=300)
+    assert photo.preview is not None
+    img = photo.result()
+    want = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))[:, :, ::-1]
+    assert img.shape == want.shape and np.abs(img.astype(int) - want).mean() < 1.0

@@ -87,22 +87,39 @@ class _Pyramid:
     """The photo and its halvings, each made once when first needed: a look at a small scale
     (the first look at a 12 MP photo, its regions) starts from the smallest level that still has
     at least the pixels it needs, instead of shrinking the full photo again for every region
-    (OpenCV halves exactly in a fraction of the time an odd ratio takes)."""
+    (OpenCV halves exactly in a fraction of the time an odd ratio takes).  The photo may still
+    be decoding (vision.io.PendingPhoto): a look its preview serves (a JPEG decoded again at
+    1/4 or 1/8) starts on the preview and never waits for the full decode."""
 
-    def __init__(self, img: np.ndarray):
-        self.levels = [img]
+    def __init__(self, img):
         self.shape = img.shape
+        self.levels: dict[int, np.ndarray] = {}
+        self._photo = None
+        if isinstance(img, np.ndarray):
+            self.levels[0] = img
+        else:
+            self._photo = img
+            if img.preview is not None:
+                k = round(math.log2(img.shape[1] / img.preview.shape[1]))
+                self.levels[k] = img.preview
+
+    def _get(self, k: int) -> np.ndarray:
+        """Level k, halved down from the nearest level above it (the photo itself: level 0)."""
+        if k not in self.levels:
+            if k == 0:
+                self.levels[0] = self._photo.result()
+            else:
+                prev = self._get(k - 1)
+                self.levels[k] = cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2),
+                                            interpolation=cv2.INTER_AREA)
+        return self.levels[k]
 
     def level(self, scale: float) -> tuple[np.ndarray, float, float]:
         """(image, fx, fy): the level for a look at `scale`, fx/fy photo pixels per its pixel."""
         k = 0
-        while scale * 2 ** (k + 1) <= 1.0 and min(self.levels[k].shape[:2]) >= 64:
+        while scale * 2 ** (k + 1) <= 1.0 and min(self.shape[:2]) / 2 ** (k + 1) >= 32:
             k += 1
-            if len(self.levels) <= k:
-                prev = self.levels[k - 1]
-                self.levels.append(cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2),
-                                              interpolation=cv2.INTER_AREA))
-        lv = self.levels[k]
+        lv = self._get(k)
         return lv, self.shape[1] / lv.shape[1], self.shape[0] / lv.shape[0]
 
 
@@ -279,7 +296,7 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
     return quads
 
 
-def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
+def find_tile_quads(img, localizer=None) -> list[TileQuad]:
     """Tile quads in the image's pixels.  A first look at a small size measures the tiles and
     marks their places.  If it saw nothing, or specks too small to measure, a closer look at
     twice the size finds them at those places.  Then, while the tiles found are far from
@@ -287,7 +304,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
     found (or at the first look's places); tiles seen too small come out too big (touching
     cores run together), so a look may need another."""
     loc = localizer or default_localizer()
-    h, w = img.shape[:2]
+    h, w = img.shape[:2]  # img: a BGR array, or a vision.io.PendingPhoto still decoding
     first = scale = FIRST_LOOK / max(h, w)
     pyr = _Pyramid(img)
     quads, prob = _look(loc, pyr, scale)
@@ -299,7 +316,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
             return None
         if "regions" not in marked:
             seen = _median_width(quads) if quads else 12.0 / first  # nothing seen: about 12 px
-            marked["regions"] = _regions(prob, img.shape, seen)
+            marked["regions"] = _regions(prob, pyr.shape, seen)
         return marked["regions"]
 
     known = quads  # the best measure of each region's tiles so far
@@ -326,7 +343,7 @@ def find_tile_quads(img: np.ndarray, localizer=None) -> list[TileQuad]:
         if abs(new / scale - 1) <= 0.15:
             break
         # tiles a closer look found need only a tight box each; else the first look's places
-        regions = _regions_round(known, img.shape) if found_closer and prob is not None else None
+        regions = _regions_round(known, pyr.shape) if found_closer and prob is not None else None
         found = _look_in(loc, pyr, new, regions or where(new), known=known)
         if not found:
             break

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -60,32 +62,92 @@ def load_photo(source, max_side: int | None = None) -> tuple[np.ndarray, float]:
     size (the decoder's own DCT scaling: far faster than decoding every pixel and shrinking),
     never below max_side on its long side; scale = original pixels per returned pixel, so boxes
     can be given in the original's pixels.  EXIF orientation is applied either way."""
+    photo = start_photo(source, max_side)
+    return photo.result(), photo.scale
+
+
+class PendingPhoto:
+    """A photo being decoded: `shape` and `scale` are known at once, the pixels come from
+    `result()` (waiting for a background decode, if one runs).  `preview` is the same photo
+    decoded again at a further DCT reduction (None if there is none): a big JPEG's first small
+    look can start on it while the full decode runs on the other core."""
+
+    def __init__(self, shape: tuple[int, ...], scale: float, image: np.ndarray | None = None,
+                 future=None, fallback=None, preview: np.ndarray | None = None):
+        self.shape = shape
+        self.scale = scale
+        self.preview = preview
+        self._image, self._future, self._fallback = image, future, fallback
+
+    def result(self) -> np.ndarray:
+        """The decoded BGR image (ImageError if it cannot be decoded)."""
+        if self._image is None:
+            fast = self._future.result() if self._future is not None else None
+            self._image = _check_array(fast) if fast is not None else self._fallback()[0]
+            self._future = self._fallback = None
+        return self._image
+
+
+_DECODER: ThreadPoolExecutor | None = None
+_DECODER_LOCK = threading.Lock()
+
+
+def _decoder() -> ThreadPoolExecutor:
+    """The background JPEG decoder threads (OpenCV's decoder releases the GIL)."""
+    global _DECODER
+    with _DECODER_LOCK:
+        if _DECODER is None:
+            _DECODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jpeg-decode")
+        return _DECODER
+
+
+def start_photo(source, max_side: int | None = None, preview_side: int | None = None) -> PendingPhoto:
+    """Check and start decoding a photo (as load_photo).  With preview_side, a JPEG that can be
+    DCT-reduced at least twice more while keeping preview_side pixels on its long side gets a
+    `preview` at once and its full decode runs in a background thread; errors in the file are
+    raised here or by result()."""
     if isinstance(source, np.ndarray):
-        return _check_array(source), 1.0
+        arr = _check_array(source)
+        return PendingPhoto(arr.shape, 1.0, image=arr)
     data, name = _read_bytes(source)
     if not data:
         raise ImageError("empty", f"{name} is empty (0 bytes)")
     if len(data) > MAX_BYTES:
         raise ImageError("too-large", f"{name} is {len(data) / 1e6:.0f} MB; the limit is "
                                       f"{MAX_BYTES / 1e6:.0f} MB")
+    header = _header(data, name)
+    w, h = header.size
+    reduce = _jpeg_reduction(w, h, max_side) if header.format == "JPEG" else 1
+    orientation = _fast_jpeg_orientation(data, header) if header.format == "JPEG" else None
+    if orientation is None:  # not a plain JPEG: Pillow decodes it, now
+        img, scale = _decode_pillow(data, header, name, reduce)
+        return PendingPhoto(img.shape, scale, image=img)
+    fallback = lambda: _decode_pillow(data, _header(data, name), name, reduce)  # noqa: E731
+    rw, rh = -(-w // reduce), -(-h // reduce)  # libjpeg rounds scaled sizes up
+    shape = (rw, rh, 3) if orientation in (5, 6, 7, 8) else (rh, rw, 3)
+    scale = w / rw
+    small = _jpeg_reduction(w, h, preview_side) if preview_side else 1
+    if small >= 2 * reduce:
+        future = _decoder().submit(_decode_jpeg, data, reduce, orientation)
+        preview = _decode_jpeg(data, small, orientation)
+        return PendingPhoto(shape, scale, future=future, fallback=fallback,
+                            preview=_check_array(preview) if preview is not None else None)
+    arr = _decode_jpeg(data, reduce, orientation)
+    if arr is None:
+        img, scale = fallback()
+        return PendingPhoto(img.shape, scale, image=img)
+    arr = _check_array(arr)
+    return PendingPhoto(arr.shape, w / (arr.shape[0] if orientation in (5, 6, 7, 8) else arr.shape[1]),
+                        image=arr)
+
+
+def _header(data: bytes, name: str) -> Image.Image:
+    """The image's header (size, format, mode, EXIF), read without decoding pixels; refuses
+    what no decoder should start on (too many pixels, not an image)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             img = Image.open(io.BytesIO(data))  # reads the header only
-            w, h = img.size
-            if w * h > MAX_PIXELS:
-                raise ImageError("too-large", f"{name} is {w}x{h} = {w * h / 1e6:.0f} megapixels; "
-                                              f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
-            reduce = _jpeg_reduction(w, h, max_side) if img.format == "JPEG" else 1
-            fast = _decode_jpeg(data, img, reduce) if img.format == "JPEG" else None
-            if fast is not None:
-                return _check_array(fast[0]), fast[1]
-            if reduce > 1:
-                img.draft("RGB", (max(1, w // reduce), max(1, h // reduce)))
-            img.load()
-            scale = w / img.size[0]
-    except ImageError:
-        raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageError("too-large", f"{name} looks like a decompression bomb: {exc}") from None
     except UnidentifiedImageError:
@@ -93,6 +155,27 @@ def load_photo(source, max_side: int | None = None) -> tuple[np.ndarray, float]:
                                                                           b"ftypmif1") else ""
         raise ImageError("unreadable", f"{name} is not an image this program can read "
                                        f"(JPEG, PNG, WebP{', HEIC' if HEIC else ''}){hint}") from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ImageError("corrupt", f"{name} is damaged or truncated: {exc}") from None
+    w, h = img.size
+    if w * h > MAX_PIXELS:
+        raise ImageError("too-large", f"{name} is {w}x{h} = {w * h / 1e6:.0f} megapixels; "
+                                      f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
+    return img
+
+
+def _decode_pillow(data: bytes, img: Image.Image, name: str, reduce: int) -> tuple[np.ndarray, float]:
+    """Pillow's decode (any format it reads; JPEGs at a DCT reduction), EXIF turned upright."""
+    w = img.size[0]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            if reduce > 1:
+                img.draft("RGB", (max(1, w // reduce), max(1, img.size[1] // reduce)))
+            img.load()
+            scale = w / img.size[0]
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageError("too-large", f"{name} looks like a decompression bomb: {exc}") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageError("corrupt", f"{name} is damaged or truncated: {exc}") from None
     try:
@@ -122,24 +205,28 @@ _ORIENT = {2: lambda a: cv2.flip(a, 1), 3: lambda a: cv2.rotate(a, cv2.ROTATE_18
            8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE)}
 
 
-def _decode_jpeg(data: bytes, header: Image.Image, reduce: int) -> tuple[np.ndarray, float] | None:
-    """(BGR image, scale) for a plain (RGB or grey) JPEG decoded by OpenCV's libjpeg-turbo, about
-    twice as fast as Pillow's path here; None leaves the file to Pillow: other colour modes
-    (CMYK), and files that may be cut short (the last end-of-image marker must follow the last
-    start-of-scan: libjpeg would quietly fill a truncated file with grey where Pillow says so)."""
+def _fast_jpeg_orientation(data: bytes, header: Image.Image) -> int | None:
+    """The EXIF orientation of a plain (RGB or grey) JPEG that OpenCV's libjpeg-turbo may
+    decode (about twice as fast as Pillow's path here); None leaves the file to Pillow: other
+    colour modes (CMYK), and files that may be cut short (the last end-of-image marker must
+    follow the last start-of-scan: libjpeg would quietly fill a truncated file with grey where
+    Pillow says so)."""
     end = data.rfind(b"\xff\xd9")
     if header.mode not in ("RGB", "L") or end < 0 or data.find(b"\xff\xda", end) >= 0:
         return None
     try:
-        orientation = int(header.getexif().get(0x0112, 1))
+        return int(header.getexif().get(0x0112, 1))
     except Exception:  # noqa: BLE001 - a broken EXIF block must not lose the photo
-        orientation = 1
+        return 1
+
+
+def _decode_jpeg(data: bytes, reduce: int, orientation: int) -> np.ndarray | None:
+    """The JPEG decoded by OpenCV at 1/reduce size and turned upright; None if OpenCV fails."""
     arr = cv2.imdecode(np.frombuffer(data, np.uint8), _CV_REDUCED[reduce] | cv2.IMREAD_IGNORE_ORIENTATION)
     if arr is None or arr.ndim != 3:
         return None
-    scale = header.size[0] / arr.shape[1]  # before any quarter turn swaps width and height
     turn = _ORIENT.get(orientation)
-    return (turn(arr) if turn else arr), float(scale)
+    return turn(arr) if turn else arr
 
 
 def _check_array(arr: np.ndarray) -> np.ndarray:

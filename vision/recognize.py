@@ -7,9 +7,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vision.detect import find_tile_quads
+from vision.detect import FIRST_LOOK, find_tile_quads
 from vision.hands import TileRead, read_hands
-from vision.io import ImageError, load_photo
+from vision.io import ImageError, start_photo
 from vision.layout import group_tiles
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
@@ -88,9 +88,13 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t0 = time.perf_counter()
     if name is None:
         name = Path(str(image)).name if isinstance(image, (str, Path)) else "image"
-    img, scale = load_photo(image, max_side=DECODE_SIDE)
+    # a big JPEG's first look runs on a small second decode while the full one runs on the
+    # other core; "decode" is then the header and that small decode, "detect" includes any
+    # wait for the rest
+    photo = start_photo(image, max_side=DECODE_SIDE, preview_side=FIRST_LOOK)
     t1 = time.perf_counter()
-    quads = find_tile_quads(img, localizer)
+    quads = find_tile_quads(photo, localizer)
+    img, scale = photo.result(), photo.scale
     t2 = time.perf_counter()
     layout = group_tiles(quads)
     crops = [upright_crop(img, q) for q in layout.quads]
