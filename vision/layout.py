@@ -186,13 +186,15 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
     return out
 
 
-def _turn_towards(corners: np.ndarray, direction: np.ndarray) -> int:
-    """The quarter turns k for which TileQuad.rotated(k).up points most nearly along
-    `direction` (the four relabellings' up vectors, computed at once)."""
+def _turns_towards(corners: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """For each of N quads (N x 4 x 2 corners), the quarter turns k for which
+    TileQuad.rotated(k).up points most nearly along its direction (N x 2); all four
+    relabellings' up vectors of all quads at once."""
     c = corners.astype(np.float32)
-    v = np.stack([c[k % 4] + c[(k + 1) % 4] - c[(k + 2) % 4] - c[(k + 3) % 4] for k in range(4)]) / 2
-    ups = v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
-    return int(np.argmax(ups @ direction))
+    order = np.array([[k % 4, (k + 1) % 4, (k + 2) % 4, (k + 3) % 4] for k in range(4)])
+    v = (c[:, order[:, 0]] + c[:, order[:, 1]] - c[:, order[:, 2]] - c[:, order[:, 3]]) / 2  # N x 4 x 2
+    ups = v / (np.linalg.norm(v, axis=2, keepdims=True) + 1e-9)
+    return np.argmax(np.einsum("nkd,nd->nk", ups, directions), axis=1)
 
 
 def _cluster_1d(values: np.ndarray, gap: float) -> list[list[int]]:
@@ -301,17 +303,11 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
                     and all(ext[k] > 1.1 * ext[j] for j in near)):
                 turned.add(members[k])
     # orient every tile for its seat and spot the sideways ones
-    out_quads, sideways = [], []
-    for i, q in enumerate(quads):
-        side = i in turned
-        if side:
-            # a quarter-turned tile: its top as the player sees it points to the player's left
-            toward = -_rotate(RIGHT[position[i]][None, :], rot)[0]
-        else:
-            toward = _rotate(UP[position[i]][None, :], rot)[0]
-        cand = q.rotated(_turn_towards(q.corners, toward))
-        out_quads.append(cand)
-        sideways.append(bool(side))
+    sideways = [i in turned for i in range(len(quads))]
+    # a quarter-turned tile's top, as its player sees it, points to the player's left
+    toward = np.array([-RIGHT[position[i]] if sideways[i] else UP[position[i]] for i in range(len(quads))])
+    turns = _turns_towards(np.stack([q.corners for q in quads]), _rotate(toward, rot))
+    out_quads = [q.rotated(int(k)) for q, k in zip(quads, turns)]
     # seats: groups ordered by the player's view
     seats = []
     for pos in range(4):
