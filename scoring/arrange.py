@@ -351,16 +351,23 @@ def chow_wait(group: Group, winning_tile: str) -> str:
 
 _HIDDEN_PUNGS = [Group.of("pung", code) for code in KINDS]
 _HIDDEN_PAIRS = [Group.of("pair", code) for code in KINDS]
-_THREE_OR_MORE = bytes(int(n >= 3) for n in range(256))  # bytes.translate tables
-_JUST_TWO = bytes(int(n == 2) for n in range(256))
+_AT_LEAST_TWO = bytes(int(n >= 2) for n in range(256))  # a bytes.translate table
+_KIND_INDICES = range(len(KINDS))
 
 
 def hidden_sets_and_pairs(counts: bytes | list[int]) -> tuple[list[Group], list[Group]]:
     """A non-winner's hidden tiles (RULES.md 0.3.5): every three (or four) identical tiles form a
     concealed pung, every other two identical tiles a pair.  Hidden chows score nothing."""
-    counts = bytes(counts)
-    return (list(compress(_HIDDEN_PUNGS, counts.translate(_THREE_OR_MORE))),
-            list(compress(_HIDDEN_PAIRS, counts.translate(_JUST_TWO))))
+    if type(counts) is not bytes:
+        counts = bytes(counts)
+    sets: list[Group] = []
+    pairs: list[Group] = []
+    for i in compress(_KIND_INDICES, counts.translate(_AT_LEAST_TWO)):  # kinds held twice or more
+        if counts[i] >= 3:
+            sets.append(_HIDDEN_PUNGS[i])
+        else:
+            pairs.append(_HIDDEN_PAIRS[i])
+    return sets, pairs
 
 
 def hidden_quads(counts: list[int]) -> int:

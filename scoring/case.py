@@ -376,7 +376,7 @@ def _over_four(hands: list[Hand]) -> bool:
         tiles += h.size + 4 * len(h.melds)
     else:
         if tiles <= 0x84:  # no count byte can overflow
-            return bool((held + _OVER_FOUR) & _TOP_BITS)
+            return (held + _OVER_FOUR) & _TOP_BITS != 0
     on_table = hands[0].held_counts()
     for hand in hands[1:]:
         on_table = list(map(add, on_table, hand.held_counts()))

@@ -198,11 +198,14 @@ def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
     return (list(meld_groups(hand)) + hidden_sets if hand.melds else hidden_sets), pairs
 
 
+_CHARACTERS, _DOTS, _BAMBOO = SUIT_MASKS
+
+
 def suit_category(held: int) -> str | None:
     """``all-one-suit``, ``one-suit-with-honours``, ``all-honours`` or None (mixed suits), for
     tiles packed by :func:`scoring.arrange.pack`."""
-    honours = bool(held & HONOUR_MASK)
-    suits = bool(held & SUIT_MASKS[0]) + bool(held & SUIT_MASKS[1]) + bool(held & SUIT_MASKS[2])
+    honours = held & HONOUR_MASK
+    suits = (held & _CHARACTERS != 0) + (held & _DOTS != 0) + (held & _BAMBOO != 0)
     if not suits:
         return "all-honours" if honours else None
     if suits > 1:
