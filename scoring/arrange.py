@@ -3,7 +3,9 @@
 Tiles are handled as count vectors over the 34 kinds (index = position in ``KINDS``).  The hand
 splits into four independent segments (characters, dots, bamboo, honours); each segment's splits
 come from the precomputed tables of :mod:`scoring.shape_tables`, so arranging a hand is a few
-table look-ups and a product of the (usually single) splits of each segment.
+table look-ups and a product of the (usually single) splits of each segment.  MPSZ strings are
+counted through a table of their runs (:data:`RUNS`), built here from the tile codes.  All
+tables are built once, at import, from the rules and the tile set, never from the hands scored.
 """
 
 from __future__ import annotations
@@ -112,8 +114,8 @@ def _run_table(max_digits: int, max_sorted: int) -> dict[str, int]:
     return table
 
 
-RUN_DIGITS = 4
-RUNS = _run_table(RUN_DIGITS, 6)
+RUN_DIGITS, RUN_SORTED_DIGITS = 4, 6
+RUNS = _run_table(RUN_DIGITS, RUN_SORTED_DIGITS)
 
 
 def pack_text(text: str) -> int | None:

@@ -175,13 +175,16 @@ def _score_ordinary(case: Case) -> TableResult:
         scored = score_winner(winner, ruleset, params, round_wind)
         return TableResult(case, {winner.seat: scored}, settle.winner_only(winner.seat, scored.score, double), {})
     hands: dict[str, HandScore] = {}
+    scores: dict[str, int] = {}
     collects: dict[str, bool] = {}
     if winner is not None:  # the winner's score comes first
-        hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
+        scored = hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
+        scores[winner.seat] = scored.score
     for hand in case.hands:
         if not hand.winner:
-            hands[hand.seat], collects[hand.seat] = score_other(hand, ruleset, params, round_wind)
-    scores = {seat: h.score for seat, h in hands.items()}
+            scored, collects[hand.seat] = score_other(hand, ruleset, params, round_wind)
+            hands[hand.seat] = scored
+            scores[hand.seat] = scored.score
     result = TableResult(case, hands, [], {})
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
         if case.discarder == winner.seat:

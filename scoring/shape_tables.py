@@ -8,10 +8,12 @@ every split of it, each a sorted tuple of local group ids ``3 * rank + KIND_ORDE
 Sorting by id lists groups by their lowest tile (pung, then pair, then chow at the same tile),
 and sorting the splits orders them as a depth-first search from the lowest tile would find them,
 so the engine keeps the arrangement order it always had.  Each split is stored as a function
-that picks its groups out of a segment's list of groups (an ``itemgetter``).  Both tables are
-built when the module is imported (about 30 ms) and never depend on the hands scored.  The wait
-tables (which kinds complete a segment one tile short) are derived from them the first time a
-wait is asked for.
+that picks its groups out of a segment's list of groups (an ``itemgetter``); the segments that
+split only one way (nearly all) are also kept with their one split (:func:`only_splits`), so the
+common hand is a dictionary look-up per segment.  The tables are built when the module is
+imported and never depend on the hands scored.  The wait tables (which kinds complete a segment
+one tile short) are derived from them by :func:`waits_table`, which :mod:`scoring.arrange` asks
+for when it is imported.
 """
 
 from __future__ import annotations
