@@ -232,7 +232,9 @@ def decompositions(counts: bytes | list[int], sets: int, keys: list[int] | None 
     return splits_of(keys if keys is not None else segment_keys(counts))
 
 
-_ONLY_SPLITS = tuple((segment.only, segment.groups) for segment in SEGMENTS)
+(_ONLY_M, _GROUPS_M), (_ONLY_P, _GROUPS_P), (_ONLY_S, _GROUPS_S), (_ONLY_Z, _GROUPS_Z) = (
+    (segment.only, segment.groups) for segment in SEGMENTS
+)
 _TABLES_AND_GROUPS = tuple((segment.table, segment.groups) for segment in SEGMENTS)
 
 
@@ -241,19 +243,34 @@ def splits_of(keys: list[int]) -> list[tuple[Group, ...]]:
     from its segment keys.
 
     Most hands split only one way: their groups are collected segment by segment from the
-    tables of segments with one split.  A segment that is not complete, or splits several ways,
-    leaves the work to :func:`_every_split`.  With the tile count right and every segment
-    complete, the segments hold one pair or four (3 * sets + 2 = 3 * n + 2 * pairs makes the
-    number of pairs 1 modulo 3): only four non-empty segments with two tiles over their sets
-    each are refused."""
+    tables of segments with one split (written out for the four segments: this runs for every
+    winning hand).  A segment that is not complete, or splits several ways, leaves the work to
+    :func:`_every_split`.  With the tile count right and every segment complete, the segments
+    hold one pair or four (3 * sets + 2 = 3 * n + 2 * pairs makes the number of pairs 1 modulo
+    3): only four non-empty segments with two tiles over their sets each are refused."""
+    characters, dots, bamboo, honours = keys
     found: tuple[Group, ...] = ()
-    for (only, groups), key in zip(_ONLY_SPLITS, keys):
-        if key:
-            pick = only.get(key)
-            if pick is None:
-                return _every_split(keys)
-            found += pick(groups)
-    if keys[3] % 255 % 3 == 2 and keys[0] % 255 % 3 == 2 and keys[1] % 255 % 3 == 2 and keys[2] % 255 % 3 == 2:
+    if characters:
+        pick = _ONLY_M.get(characters)
+        if pick is None:
+            return _every_split(keys)
+        found = pick(_GROUPS_M)
+    if dots:
+        pick = _ONLY_P.get(dots)
+        if pick is None:
+            return _every_split(keys)
+        found += pick(_GROUPS_P)
+    if bamboo:
+        pick = _ONLY_S.get(bamboo)
+        if pick is None:
+            return _every_split(keys)
+        found += pick(_GROUPS_S)
+    if honours:
+        pick = _ONLY_Z.get(honours)
+        if pick is None:
+            return _every_split(keys)
+        found += pick(_GROUPS_Z)
+    if honours % 255 % 3 == 2 and characters % 255 % 3 == 2 and dots % 255 % 3 == 2 and bamboo % 255 % 3 == 2:
         return []  # a pair in each of the four segments
     return [found]
 

@@ -68,7 +68,7 @@ class TableResult:
             uncapped: dict[str, int] = {}
             for seat, h in hands.items():
                 scores[seat] = h.score
-                items[seat] = list(map(list, h.items))
+                items[seat] = list(map(list, h.items)) if h.items else []
                 doubles[seat] = list(map(list, h.doubles)) if h.doubles else []
                 if h.uncapped is not None:
                     uncapped[seat] = h.uncapped

@@ -198,8 +198,10 @@ def meld_groups(hand: Hand) -> tuple[Group, ...]:
 
 def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
     """A non-winner's sets (declared melds, then hidden triplets) and hidden pairs (A30)."""
+    if not hand.melds:
+        return hidden_sets_and_pairs(hand.counts)
     hidden_sets, pairs = hidden_sets_and_pairs(hand.counts)
-    return (list(meld_groups(hand)) + hidden_sets if hand.melds else hidden_sets), pairs
+    return list(meld_groups(hand)) + hidden_sets, pairs
 
 
 _CHARACTERS, _DOTS, _BAMBOO = SUIT_MASKS
