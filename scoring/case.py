@@ -314,7 +314,11 @@ def parse_case(raw: Any) -> Case:
         winner = hands[0] if hands[0].winner else None
     else:
         hands = [_parse_hand(h, i) for i, h in enumerate(hands_raw)]
-        winner = next((h for h in hands if h.winner), None)
+        winner = None
+        for hand in hands:
+            if hand.winner:
+                winner = hand
+                break
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {discarder!r} is not one of E, S, W, N")

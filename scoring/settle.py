@@ -77,12 +77,15 @@ def settle_hand(
         pairs = tuple((a, b, _factor(a, b, east_double)) for a, b in combinations(losers, 2))
     for a, b, factor in pairs:
         diff = scores[a] - scores[b]
-        if diff == 0:
+        if diff > 0:
+            payer, payee = b, a
+        elif diff < 0:
+            payer, payee, diff = a, b, -diff
+        else:
             continue
-        payer, payee = (b, a) if diff > 0 else (a, b)
         if not collects.get(payee, True):
             continue
-        transfers.append((payer, payee, abs(diff) * factor))
+        transfers.append((payer, payee, diff * factor))
     return transfers
 
 
