@@ -370,11 +370,7 @@ def _without_gap_fills(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]
     scale = min(1.0, TILE_W_TARGET / _median_width(quads))
     lv, fx, fy = pyr.level(scale)
     k = np.array([1.0 / fx, 1.0 / fy])
-    keep = []
-    for q in quads:
-        c = q.corners.astype(np.float64) * k
-        keep.append(not _gap_fill(lv, c))
-    return [q for q, ok in zip(quads, keep) if ok]
+    return [q for q in quads if not _gap_fill(lv, q.corners.astype(np.float64) * k)]
 
 
 def _gap_fill(img: np.ndarray, c: np.ndarray) -> bool:

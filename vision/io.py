@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import io
 import os
-import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -88,17 +88,11 @@ class PendingPhoto:
         return self._image
 
 
-_DECODER: ThreadPoolExecutor | None = None
-_DECODER_LOCK = threading.Lock()
-
-
+@lru_cache(maxsize=1)
 def _decoder() -> ThreadPoolExecutor:
-    """The background JPEG decoder threads (OpenCV's decoder releases the GIL)."""
-    global _DECODER
-    with _DECODER_LOCK:
-        if _DECODER is None:
-            _DECODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jpeg-decode")
-        return _DECODER
+    """The background JPEG decoder threads, made once per process (OpenCV's decoder releases
+    the GIL)."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="jpeg-decode")
 
 
 def start_photo(source, max_side: int | None = None, preview_side: int | None = None) -> PendingPhoto:
@@ -137,8 +131,7 @@ def start_photo(source, max_side: int | None = None, preview_side: int | None = 
         img, scale = fallback()
         return PendingPhoto(img.shape, scale, image=img)
     arr = _check_array(arr)
-    return PendingPhoto(arr.shape, w / (arr.shape[0] if orientation in (5, 6, 7, 8) else arr.shape[1]),
-                        image=arr)
+    return PendingPhoto(arr.shape, scale, image=arr)
 
 
 def _header(data: bytes, name: str) -> Image.Image:
