@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
@@ -31,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets import augment, tile_art
+from datasets import augment, legibility, tile_art
 from datasets.render_tiles import random_style, render_tile
 from models.preprocess import BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, to_input_image
 from scoring.tiles import BACK, BONUS, CLASSES
@@ -51,11 +52,16 @@ def _body_colours(style) -> tuple:
 
 def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac: float = 0.0,
                   strength: float = 1.0, codes: tuple[str, ...] = CLASSES,
-                  size: tuple[int, int] = MAIN_SIZE) -> tuple[np.ndarray, np.ndarray]:
-    """`n` augmented synthetic crops, classes cycling through `codes` (balanced), `size` = (w, h)."""
+                  size: tuple[int, int] = MAIN_SIZE, judge: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`n` augmented synthetic crops, classes cycling through `codes` (balanced), `size` = (w, h),
+    and whether each is legible: with `judge`, each flower or season is rendered a second time
+    with its partner's mark and judged by `datasets.legibility` (no crop changes); all others,
+    and every crop without `judge`, count as legible."""
     rng = np.random.default_rng(seed)
     xs = np.zeros((n, size[1], size[0], INPUT_C), np.uint8)
     ys = np.zeros(n, np.int16)
+    legible = np.ones(n, bool)
     style = None
     for i in range(n):
         if style is None or i % 8 == 0:
@@ -66,24 +72,37 @@ def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac:
         code = codes[(i + seed) % len(codes)]
         if style.art is not None and code != BACK and tile_art.load_face(style.art, code) is None:
             code = codes[(i + seed + 1) % len(codes)]
-        cache: dict = {}
-
-        def render(c, size, _style=style):
-            key = (c, size)
-            if key not in cache:
-                if len(cache) >= 4 and c != code:  # reuse a neighbour already drawn: cheaper
-                    return next(iter(cache.values()))
-                cache[key] = render_tile(c, _style, rng, size)
-            return cache[key]
-
-        body, back = _body_colours(style)
-        crop = augment.scene_crop(code, render, rng, body_bgr=body, back_bgr=back)
-        crop = augment.photometric(crop, rng, strength)
-        if rng.random() < 0.5:
-            crop = cv2.rotate(crop, cv2.ROTATE_180)
-        xs[i] = to_input_image(crop, size)
+        before = rng.bit_generator.state
+        xs[i] = _augmented_crop(code, style, style, rng, strength, size)
         ys[i] = CLASS_INDEX[code]
-    return xs, ys
+        if judge and code in BONUS and legibility.judged(style):
+            after = rng.bit_generator.state
+            rng.bit_generator.state = before  # the same scene, light and camera, the partner's mark
+            partner = replace(style, bonus_mark_of=legibility.PARTNER[code])
+            legible[i] = legibility.is_legible(xs[i], _augmented_crop(code, style, partner, rng, strength, size))
+            rng.bit_generator.state = after
+    return xs, ys, legible
+
+
+def _augmented_crop(code: str, style, target_style, rng: np.random.Generator, strength: float,
+                    size: tuple[int, int]) -> np.ndarray:
+    """One phone-photo crop of `code` (drawn in `target_style`) among neighbours in `style`."""
+    cache: dict = {}
+
+    def render(c, tile_size):
+        key = (c, tile_size)
+        if key not in cache:
+            if len(cache) >= 4 and c != code:  # reuse a neighbour already drawn: cheaper
+                return next(iter(cache.values()))
+            cache[key] = render_tile(c, target_style if c == code else style, rng, tile_size)
+        return cache[key]
+
+    body, back = _body_colours(style)
+    crop = augment.scene_crop(code, render, rng, body_bgr=body, back_bgr=back)
+    crop = augment.photometric(crop, rng, strength)
+    if rng.random() < 0.5:
+        crop = cv2.rotate(crop, cv2.ROTATE_180)
+    return to_input_image(crop, size)
 
 
 def real_samples(root: Path, names: list[str], variants: int, seed: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -116,21 +135,23 @@ def real_samples(root: Path, names: list[str], variants: int, seed: int, rotate:
 
 
 def _synth_job(args):
-    seed, n, art_styles, art_frac, strength, codes, size = args
-    return synth_samples(seed, n, art_styles, art_frac, strength, codes, size)
+    seed, n, art_styles, art_frac, strength, codes, size, judge = args
+    return synth_samples(seed, n, art_styles, art_frac, strength, codes, size, judge)
 
 
-def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw) -> tuple[np.ndarray, np.ndarray]:
+def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     jobs = []
     for k, start in enumerate(range(0, n, chunk)):
         jobs.append((seed0 + 7919 * k, min(chunk, n - start), kw.get("art_styles", ()), kw.get("art_frac", 0.0),
-                     kw.get("strength", 1.0), kw.get("codes", CLASSES), kw.get("size", MAIN_SIZE)))
+                     kw.get("strength", 1.0), kw.get("codes", CLASSES), kw.get("size", MAIN_SIZE),
+                     kw.get("judge", False)))
     if workers <= 1:
         parts = [_synth_job(j) for j in jobs]
     else:
         with get_context("fork").Pool(workers) as pool:
             parts = pool.map(_synth_job, jobs)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
 
 
 def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[str, ...]) -> None:
@@ -149,7 +170,7 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
     t0 = time.time()
     if "train" in sets:
         n_synth = int(round(100_000 * scale))
-        xs, ys = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.3, codes=TRAIN_CODES)
+        xs, ys, _ = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.3, codes=TRAIN_CODES)
         parts = [(xs, ys)]
         if split is not None:
             parts.append(real_samples(root, split["train"], variants=max(2, int(round(10 * min(1.0, scale * 2)))), seed=5))
@@ -158,30 +179,32 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
         np.savez(out / "train.npz", x=x, y=y)
         print(f"train: {len(y)} samples ({len(ys)} synthetic) in {time.time() - t0:.0f}s", flush=True)
     if "val" in sets:
-        xs, ys = parallel_synth(5_000_000, int(round(4300 * min(1.0, scale * 4))), workers)
+        xs, ys, _ = parallel_synth(5_000_000, int(round(4300 * min(1.0, scale * 4))), workers)
         parts = [(xs, ys)]
         if split is not None:
             parts.append(real_samples(root, split["validation"], variants=1, seed=6, rotate=False))
         np.savez(out / "val.npz", x=np.concatenate([p[0] for p in parts]), y=np.concatenate([p[1] for p in parts]))
         print(f"val done in {time.time() - t0:.0f}s", flush=True)
     if "synth_test" in sets:
-        x, y = parallel_synth(9_000_000, 43 * 100, workers, size=BONUS_SIZE)
-        np.savez(out / "synth_test.npz", x=x, y=y)
+        x, y, legible = parallel_synth(9_000_000, 43 * 100, workers, size=BONUS_SIZE, judge=True)
+        np.savez(out / "synth_test.npz", x=x, y=y, legible=legible)
         print(f"synth_test done in {time.time() - t0:.0f}s", flush=True)
     if "heldout_test" in sets and held:
         codes = tuple(c for c in CLASSES if tile_art.load_face(held[0], c) is not None)
-        x, y = parallel_synth(7_000_000, len(codes) * 50, workers, art_styles=held, art_frac=1.0, codes=codes,
-                              size=BONUS_SIZE)
-        np.savez(out / "heldout_test.npz", x=x, y=y, styles=np.array(held))
+        x, y, legible = parallel_synth(7_000_000, len(codes) * 50, workers, art_styles=held, art_frac=1.0,
+                                       codes=codes, size=BONUS_SIZE, judge=True)
+        np.savez(out / "heldout_test.npz", x=x, y=y, legible=legible, styles=np.array(held))
         print(f"heldout_test done in {time.time() - t0:.0f}s", flush=True)
     if "bonus_train" in sets:
-        x, y = parallel_synth(11_000_000, int(round(30_000 * scale)), workers, art_styles=train_styles,
-                              art_frac=0.3, codes=BONUS, size=BONUS_SIZE)
-        np.savez(out / "bonus_train.npz", x=x, y=y)
-        print(f"bonus_train: {len(y)} samples in {time.time() - t0:.0f}s", flush=True)
+        # the reader learns from legible crops only: a crop whose mark is gone teaches a guess
+        x, y, legible = parallel_synth(11_000_000, int(round(30_000 * scale)), workers, art_styles=train_styles,
+                                       art_frac=0.3, codes=BONUS, size=BONUS_SIZE, judge=True)
+        np.savez(out / "bonus_train.npz", x=x[legible], y=y[legible])
+        print(f"bonus_train: {legible.sum()} samples ({(~legible).sum()} illegible left out) "
+              f"in {time.time() - t0:.0f}s", flush=True)
     if "bonus_val" in sets:
-        x, y = parallel_synth(12_000_000, 8 * 150, workers, codes=BONUS, size=BONUS_SIZE)
-        np.savez(out / "bonus_val.npz", x=x, y=y)
+        x, y, legible = parallel_synth(12_000_000, 8 * 150, workers, codes=BONUS, size=BONUS_SIZE, judge=True)
+        np.savez(out / "bonus_val.npz", x=x[legible], y=y[legible])
         print(f"bonus_val done in {time.time() - t0:.0f}s", flush=True)
 
 

@@ -116,6 +116,10 @@ class TileStyle:
     bonus_colour: tuple[int, int, int] = (40, 110, 50)
     bonus_layout: str = "big"  # big (character in the middle) | corner (painting, small character)
     art: str | None = None  # name of a packaged art style (datasets.tile_art) to use instead
+    #: a flower or season drawn with the character and number of this other bonus tile, all
+    #: else (painting, place, colour, random choices) the same: the legibility check's
+    #: counterfactual (`datasets.legibility`)
+    bonus_mark_of: str | None = None
     extra: dict = field(default_factory=dict, hash=False, compare=False)
 
 
@@ -518,6 +522,9 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     ch = chars[(n - 1) % 4]
     col = style.bonus_colour
     number = str((n - 1) % 4 + 1) if (n - 1) % 4 < 3 or rng.random() < 0.7 else "四"
+    if style.bonus_mark_of is not None:  # the same random choices, another tile's marks
+        m = int(style.bonus_mark_of[1])
+        ch, number = (FLOWER_CHARS if m <= 4 else SEASON_CHARS)[(m - 1) % 4], str((m - 1) % 4 + 1)
     if style.bonus_layout == "corner":
         # a painting with the character small in a corner.  Flowers sometimes show their own
         # plant, but any tile may show any painting (sets paint their seasons with plants too):
@@ -631,6 +638,10 @@ def render_tile(code: str, style: TileStyle, rng: np.random.Generator, size=(48,
             from datasets.tile_art import load_face  # local import: art is optional
 
             art_face = load_face(style.art, code)
+            if art_face is not None and code in BONUS and style.bonus_mark_of is not None:
+                from datasets.tile_art import swap_mark
+
+                art_face = swap_mark(style.art, code, style.bonus_mark_of, art_face)
         if art_face is not None:
             rgb = Image.fromarray(art_face[:, :, ::-1].copy()).resize(face.size, Image.BILINEAR)
             face.paste(rgb)

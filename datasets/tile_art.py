@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -121,6 +122,49 @@ def _unicode_glyph(font_path: str, codepoint: int) -> np.ndarray | None:
     face = np.array([222, 238, 242], np.float32)  # ivory, BGR
     out = face[None, None, :] * (1 - ink[:, :, None]) + np.array([30, 25, 20], np.float32) * ink[:, :, None]
     return out.astype(np.uint8)
+
+
+#: Where the character that names each flower and season stands on a style's face, in face
+#: pixels (x0, y0, x1, y1), read off the enlarged faces by eye.  `swap_mark` trades it for
+#: another tile's for the legibility check of the test sets (`datasets.legibility`); styles not
+#: listed are never judged illegible.
+MARK_BOXES = {
+    "xmahjongg-real": {"f1": (4, 7, 30, 29), "f2": (5, 8, 24, 30), "f3": (5, 8, 22, 29), "f4": (7, 6, 29, 26),
+                       "f5": (23, 8, 51, 30), "f6": (25, 7, 47, 28), "f7": (21, 7, 46, 27), "f8": (25, 7, 48, 25)},
+}
+
+
+def _ink_mask(face: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The mark's pixels inside `box` (far from the box's brightest, paper-coloured pixels),
+    as a face-sized 0/1 mask."""
+    x0, y0, x1, y1 = box
+    region = face[y0:y1, x0:x1].astype(np.int16)
+    grey = region.mean(axis=2)
+    paper = np.median(region[grey >= np.percentile(grey, 75)], axis=0)
+    mask = np.zeros(face.shape[:2], np.uint8)
+    mask[y0:y1, x0:x1] = np.abs(region - paper).max(axis=2) > 24
+    return mask
+
+
+def swap_mark(style_name: str, code: str, other: str, face: np.ndarray) -> np.ndarray:
+    """`face` of bonus tile `code` with its character painted out (filled in from the paper
+    around it by OpenCV's inpainting) and the character of bonus tile `other`, cut from that
+    tile's face, put in its place, centred on the same spot.  Unchanged where `MARK_BOXES` lacks
+    either."""
+    boxes = MARK_BOXES.get(style_name, {})
+    if code not in boxes or other not in boxes:
+        return face
+    own = _ink_mask(face, boxes[code])
+    out = cv2.inpaint(face, cv2.dilate(own, np.ones((5, 5), np.uint8)), 3, cv2.INPAINT_TELEA)
+    donor = _sheet(style_name)[other]
+    ink = _ink_mask(donor, boxes[other]).astype(bool)
+    ys, xs = np.nonzero(ink)
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[code], boxes[other]
+    ys = ys + (ay0 + ay1 - by0 - by1) // 2
+    xs = xs + (ax0 + ax1 - bx0 - bx1) // 2
+    keep = (ys >= 0) & (ys < out.shape[0]) & (xs >= 0) & (xs < out.shape[1])
+    out[ys[keep], xs[keep]] = donor[ink][keep]
+    return out
 
 
 def load_face(style_name: str, code: str) -> np.ndarray | None:

@@ -62,7 +62,7 @@ def test_bundled_bonus_reader_reads_flowers_and_seasons(clf):
     from scoring.tiles import BONUS
 
     assert clf.has_bonus_reader, "models/bonus_classifier.onnx must be committed beside the main model"
-    x, y = synth_samples(seed=22, n=96, codes=BONUS, size=BONUS_SIZE)
+    x, y, _ = synth_samples(seed=22, n=96, codes=BONUS, size=BONUS_SIZE)
     preds = clf.classify(list(x))
     acc = np.mean([p.code == CLASSES[i] for p, i in zip(preds, y)])
     alone = TileClassifier(bonus_model_path=False)

@@ -23,7 +23,7 @@ def test_training_and_runtime_normalise_identically():
 
 
 def test_tiny_train_export_and_onnx_parity(tmp_path):
-    x, y = synth_samples(seed=3, n=300)
+    x, y, _ = synth_samples(seed=3, n=300)
     assert x.shape == (300, INPUT_H, INPUT_W, 3) and set(y.tolist()) == set(range(len(CLASSES)))
     np.savez(tmp_path / "train.npz", x=x, y=y)
     out = tmp_path / "tiny.onnx"
@@ -49,7 +49,7 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
     from models.preprocess import BONUS_INPUT_H, BONUS_INPUT_W
     from scoring.tiles import BONUS
 
-    x, y = synth_samples(seed=5, n=96, codes=BONUS, size=BONUS_SIZE)
+    x, y, _ = synth_samples(seed=5, n=96, codes=BONUS, size=BONUS_SIZE)
     assert x.shape == (96, BONUS_INPUT_H, BONUS_INPUT_W, 3)
     np.savez(tmp_path / "bonus_train.npz", x=x, y=y)
     out = tmp_path / "bonus.onnx"
@@ -90,7 +90,7 @@ def test_second_look_averages_the_turned_reading_for_unsure_crops():
     sure ones are left as they are."""
     import cv2
 
-    x, _ = synth_samples(seed=9, n=24)
+    x, _, _ = synth_samples(seed=9, n=24)
     crops = list(x)
     plain = TileClassifier(second_look=0.0)
     always = TileClassifier(second_look=1.01)

@@ -22,7 +22,7 @@ PER_ROW = 16
 
 
 def main() -> None:
-    x, y = synth_samples(seed=424242, n=2 * len(CLASSES), strength=0.7)
+    x, y, _ = synth_samples(seed=424242, n=2 * len(CLASSES), strength=0.7)
     rows = []
     for i in range(0, len(x), PER_ROW):
         row = list(x[i:i + PER_ROW])
