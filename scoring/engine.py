@@ -34,10 +34,12 @@ class TableResult:
     hands: dict[str, HandScore] = field(default_factory=dict)
     transfers: list[settle.Transfer] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    # The net of the transfers when the settlement worked it out with them (else None).
+    net: dict[str, int] | None = field(default=None, repr=False)
 
     @property
     def payments(self) -> dict[str, int]:
-        return settle.net(self.transfers)
+        return settle.net(self.transfers) if self.net is None else dict(self.net)
 
     @property
     def winner(self) -> str | None:
@@ -83,7 +85,7 @@ class TableResult:
         if self.extra:
             out.update(self.extra)
         transfers = self.transfers
-        out["payments"] = settle.net(transfers)
+        out["payments"] = settle.net(transfers) if self.net is None else dict(self.net)
         out["transfers"] = list(map(list, transfers))
         return out
 
@@ -173,7 +175,9 @@ def _score_ordinary(case: Case) -> TableResult:
     if winner is not None and len(case.hands) == 1 and case.kind != "penalty-discarder":
         # The winner alone: he collects from the three others (settle.settle_hand).
         scored = score_winner(winner, ruleset, params, round_wind)
-        return TableResult(case, {winner.seat: scored}, settle.winner_only(winner.seat, scored.score, double), {})
+        seat, score = winner.seat, scored.score
+        return TableResult(case, {seat: scored}, settle.winner_only(seat, score, double), {},
+                           settle.winner_only_net(seat, score, double))
     hands: dict[str, HandScore] = {}
     scores: dict[str, int] = {}
     collects: dict[str, bool] = {}
@@ -192,7 +196,7 @@ def _score_ordinary(case: Case) -> TableResult:
         result.transfers = settle.settle_discarder_penalty(winner.seat, case.discarder, scores[winner.seat], double)
         result.extra["discarder"] = case.discarder
     else:
-        result.transfers = settle.settle_hand(
+        result.transfers, result.net = settle.settle_hand_net(
             scores, winner.seat if winner else None, east_double=double, collects=collects
         )
     return result

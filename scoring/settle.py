@@ -36,10 +36,25 @@ _LOSER_PAIRS = {
 }
 
 
+# (East doubles, winner) -> what each seat, in seat order, gains per point of the winner's score.
+_WINNER_NET = {
+    key: tuple(
+        sum(factor for _, factor in payers) if seat == key[1] else -dict(payers)[seat] for seat in WIND_LETTERS
+    )
+    for key, payers in _WINNER_PAYERS.items()
+}
+
+
 def winner_only(winner: str, score: int, east_double: bool = True) -> list[Transfer]:
     """The winner collects his score from each other player (doubled between East and another)."""
     (a, fa), (b, fb), (c, fc) = _WINNER_PAYERS[east_double, winner]
     return [(a, winner, fa * score), (b, winner, fb * score), (c, winner, fc * score)]
+
+
+def winner_only_net(winner: str, score: int, east_double: bool = True) -> dict[str, int]:
+    """:func:`net` of :func:`winner_only`, from the factors precomputed per winner (no loop)."""
+    e, s, w, n = _WINNER_NET[east_double, winner]
+    return {"E": e * score, "S": s * score, "W": w * score, "N": n * score}
 
 
 def net(transfers: list[Transfer]) -> dict[str, int]:
@@ -64,11 +79,24 @@ def settle_hand(
     collects from all three other seats whether or not their hands are known.  ``collects``
     marks hands that may not collect from other losers (dead hands).
     """
+    return settle_hand_net(scores, winner, east_double=east_double, collects=collects)[0]
+
+
+def settle_hand_net(
+    scores: dict[str, int],
+    winner: str | None,
+    *,
+    east_double: bool = True,
+    collects: dict[str, bool] | None = None,
+) -> tuple[list[Transfer], dict[str, int]]:
+    """:func:`settle_hand` and the :func:`net` of its transfers, worked out together."""
     if winner is None:
-        return []  # a drawn hand is not scored between players
-    transfers = winner_only(winner, scores[winner], east_double)
+        return [], net([])  # a drawn hand is not scored between players
+    score = scores[winner]
+    transfers = winner_only(winner, score, east_double)
+    payments = winner_only_net(winner, score, east_double)
     if len(scores) == 1:
-        return transfers
+        return transfers, payments
     collects = collects or {}
     if len(scores) == 4:
         pairs = _LOSER_PAIRS[east_double, winner]
@@ -85,8 +113,11 @@ def settle_hand(
             continue
         if not collects.get(payee, True):
             continue
-        transfers.append((payer, payee, diff * factor))
-    return transfers
+        amount = diff * factor
+        transfers.append((payer, payee, amount))
+        payments[payer] -= amount
+        payments[payee] += amount
+    return transfers, payments
 
 
 def settle_wash(washer: str, amount: int) -> list[Transfer]:
