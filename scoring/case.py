@@ -40,6 +40,7 @@ FLAGS = (
 NO_FLAGS: frozenset[str] = frozenset()
 CASE_KINDS = (None, "wash", "penalty-false-mj", "penalty-discarder")
 MELD_KINDS = ("chow", "pung", "kong")
+N_KINDS = len(INDEX)  # count bytes per hand
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
@@ -210,13 +211,13 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         raise ScoringError("invalid-seat", f"hands[{index}]: seat {seat!r} is not one of E, S, W, N")
     who = SEAT_NAMES[seat]
     winner = get("winner", False)
-    if not isinstance(winner, bool):
+    if winner is not True and winner is not False:
         raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
     text = get("concealed")
     # A canonical string holds only suit and honour tiles: no face-down or bonus tile to refuse.
     packed = pack_text(text) if type(text) is str else None
     if packed is not None:
-        counts, size = packed.to_bytes(len(INDEX), "little"), packed % 255  # 256 = 1 (mod 255)
+        counts, size = packed.to_bytes(N_KINDS, "little"), packed % 255  # 256 = 1 (mod 255)
     else:
         packed, counts, size = _concealed_counts(text, who)
     melds_raw = get("melds")
@@ -231,9 +232,11 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         melds, meld_counts, meld_packed = [], NO_TILES, 0
     winning_raw = get("winning_tile")
     winning_tile = None
-    if type(winning_raw) is str and winning_raw in INDEX:
+    if winning_raw is None:  # (non-winners)
+        pass
+    elif type(winning_raw) is str and winning_raw in INDEX:
         winning_tile = winning_raw
-    elif winning_raw not in (None, ""):
+    elif winning_raw != "":
         codes = _tiles(winning_raw, f"{who}'s winning tile")
         if len(codes) != 1 or is_bonus(codes[0]):
             raise ScoringError("unknown-tile", f"{who}: the winning tile must be one tile, got {winning_raw!r}")
@@ -374,10 +377,16 @@ def _over_four(hands: list[Hand]) -> bool:
     """Whether the table holds some kind more than four times."""
     held = tiles = 0
     for h in hands:
-        if h.packed is None or h.meld_packed is None:  # over 255 tiles
+        packed = h.packed
+        if packed is None:  # over 255 tiles
             break
-        held += h.packed + h.meld_packed
-        tiles += h.size + 4 * len(h.melds)
+        if h.melds:
+            if h.meld_packed is None:
+                break
+            packed += h.meld_packed
+            tiles += 4 * len(h.melds)
+        held += packed
+        tiles += h.size
     else:
         if tiles <= 0x84:  # no count byte can overflow
             return (held + _OVER_FOUR) & _TOP_BITS != 0

@@ -52,7 +52,7 @@ class TableResult:
         out["ruleset"] = case.ruleset
         if case.kind:
             out["kind"] = case.kind
-        winner = self.winner
+        winner = None if case.winner is None else case.winner.seat
         out["winner"] = winner
         if winner is not None and len(hands) == 1 and winner in hands:
             scored = hands[winner]
@@ -153,19 +153,23 @@ def _rank(scored: HandScore) -> tuple[int, int, int]:
 
 def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> tuple[HandScore, bool]:
     """A non-winner's score and whether it may collect from other losers (A28, A30)."""
+    return _score_other(hand, RULESETS[ruleset], ruleset, params, WIND_CODE[round_wind] if round_wind else None)
+
+
+def _score_other(hand: Hand, module, ruleset: str, params: dict, rnd: str | None) -> tuple[HandScore, bool]:
+    """:func:`score_other` with the ruleset's module and the round wind's code looked up once per table."""
     if hand.melds:
         expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
         held = hand.size + sum(len(m.tiles) for m in hand.melds)
     else:
         expected, held = 13 + hand.counts.count(4), hand.size  # (hidden_quads)
-    rnd = WIND_CODE[round_wind] if round_wind else None
     if held != expected:
         if ruleset == "classical" and held < expected:
             # "They ... should [deduct their own score] if they had too few tiles": the hand
             # still counts against the others but collects nothing.
-            return RULESETS[ruleset].score_other(hand, WIND_CODE[hand.seat], rnd, params), False
+            return module.score_other(hand, WIND_CODE[hand.seat], rnd, params), False
         return HandScore.dead_hand(), False
-    return RULESETS[ruleset].score_other(hand, WIND_CODE[hand.seat], rnd, params), True
+    return module.score_other(hand, WIND_CODE[hand.seat], rnd, params), True
 
 
 def _score_ordinary(case: Case) -> TableResult:
@@ -184,11 +188,13 @@ def _score_ordinary(case: Case) -> TableResult:
     if winner is not None:  # the winner's score comes first
         scored = hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
         scores[winner.seat] = scored.score
+    module, rnd = RULESETS[ruleset], WIND_CODE[round_wind] if round_wind else None
     for hand in case.hands:
         if not hand.winner:
-            scored, collects[hand.seat] = score_other(hand, ruleset, params, round_wind)
-            hands[hand.seat] = scored
-            scores[hand.seat] = scored.score
+            seat = hand.seat
+            scored, collects[seat] = _score_other(hand, module, ruleset, params, rnd)
+            hands[seat] = scored
+            scores[seat] = scored.score
     result = TableResult(case, hands, [], {})
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
         if case.discarder == winner.seat:
