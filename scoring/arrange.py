@@ -374,9 +374,37 @@ _AT_LEAST_TWO = bytes(int(n >= 2) for n in range(256))  # a bytes.translate tabl
 _KIND_INDICES = range(len(KINDS))
 
 
-def hidden_sets_and_pairs(counts: bytes | list[int]) -> tuple[list[Group], list[Group]]:
+# Adding 0x7E to a count byte of at most 0x81 sets its top bit exactly when the count is two or more.
+_TWO_OR_MORE = sum(0x7E << (8 * i) for i in _KIND_INDICES)
+_TOP_BITS = sum(0x80 << (8 * i) for i in _KIND_INDICES)
+
+
+def hidden_sets_and_pairs(counts: bytes | list[int], packed: int | None = None,
+                          size: int | None = None) -> tuple[list[Group], list[Group]]:
     """A non-winner's hidden tiles (RULES.md 0.3.5): every three (or four) identical tiles form a
-    concealed pung, every other two identical tiles a pair.  Hidden chows score nothing."""
+    concealed pung, every other two identical tiles a pair.  Hidden chows score nothing.
+
+    With ``packed`` counts of ``size`` tiles (at most 0x81, so no byte can carry), the kinds held
+    twice or more are the low bits of one integer sum, visited lowest first (the few set bits,
+    not all 34 kinds)."""
+    if packed is None or size is None or size > 0x81:
+        return _hidden_sets_and_pairs(counts)
+    sets: list[Group] = []
+    pairs: list[Group] = []
+    held = ((packed + _TWO_OR_MORE) & _TOP_BITS) >> 7  # bit 8 * i: kind i held twice or more
+    while held:
+        low = held & -held
+        i = low.bit_length() >> 3
+        held ^= low
+        if counts[i] >= 3:
+            sets.append(_HIDDEN_PUNGS[i])
+        else:
+            pairs.append(_HIDDEN_PAIRS[i])
+    return sets, pairs
+
+
+def _hidden_sets_and_pairs(counts: bytes | list[int]) -> tuple[list[Group], list[Group]]:
+    """:func:`hidden_sets_and_pairs` from the counts alone (kinds held twice or more by bytes.translate)."""
     if type(counts) is not bytes:
         counts = bytes(counts)
     sets: list[Group] = []

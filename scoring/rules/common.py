@@ -199,8 +199,8 @@ def meld_groups(hand: Hand) -> tuple[Group, ...]:
 def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
     """A non-winner's sets (declared melds, then hidden triplets) and hidden pairs (A30)."""
     if not hand.melds:
-        return hidden_sets_and_pairs(hand.counts)
-    hidden_sets, pairs = hidden_sets_and_pairs(hand.counts)
+        return hidden_sets_and_pairs(hand.counts, hand.packed, hand.size)
+    hidden_sets, pairs = hidden_sets_and_pairs(hand.counts, hand.packed, hand.size)
     return list(meld_groups(hand)) + hidden_sets, pairs
 
 
