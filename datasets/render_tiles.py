@@ -116,9 +116,6 @@ class TileStyle:
     glyph_scale: float = 1.0
     bonus_colour: tuple[int, int, int] = (40, 110, 50)
     bonus_layout: str = "big"  # big (character in the middle) | corner (painting, small character)
-    #: the share of painted flowers that show their own plant (as many real sets do); the bonus
-    #: reader's training data sets it to 0 so that only the character names the tile
-    own_plant: float = 0.3
     art: str | None = None  # name of a packaged art style (datasets.tile_art) to use instead
     #: a flower or season drawn with the character and number of this other bonus tile, all
     #: else (painting, place, colour, random choices) the same: the legibility check's
@@ -413,7 +410,7 @@ def _draw_bird(c: _Canvas, style: TileStyle) -> None:
         n = int(r.integers(5, 10))
         spread, reach = r.uniform(0.6, 0.95), r.uniform(0.25, 0.38)
         for k in range(n):
-            a = math.pi * (0.5 - spread / 2 + spread * k / max(1, n - 1)) + (0 if flip > 0 else 0)
+            a = math.pi * (0.5 - spread / 2 + spread * k / max(1, n - 1))
             u, v = 0.42 - reach * math.cos(a), 0.5 - reach * math.sin(a)
             d.line([pt(0.42, 0.55), pt(u, v)], fill=style.green, width=lw)
             rr = 0.07 * s
@@ -590,7 +587,7 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
         # a painting with the character small in a corner.  Flowers sometimes show their own
         # plant, but any tile may show any painting (sets paint their seasons with plants too):
         # the character is what names the tile, so the painting must not
-        if n <= 4 and rng.random() < style.own_plant:
+        if n <= 4 and rng.random() < 0.3:
             kind = _FLOWER_MOTIFS[n - 1]
         else:
             kind = _ANY_MOTIF[int(rng.integers(len(_ANY_MOTIF)))]
