@@ -16,7 +16,6 @@ from __future__ import annotations
 import glob
 import math
 import os
-import zlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -361,82 +360,25 @@ def _draw_one_bamboo(c: _Canvas, style: TileStyle) -> None:
         _rod(c, 0.5, 0.5, 0.7, style.red, wide)
         _rod(c, 0.5, 0.5, 0.7, style.red, wide)
         return
-    _draw_bird(c, style)
-
-
-def _draw_bird(c: _Canvas, style: TileStyle) -> None:
-    """The 1-bamboo's bird, drawn the same way on every 1s of a set and differently from set to
-    set: size, place, facing, colours, a tail of strokes, plumes or a fan of eyes (a peacock's,
-    ringed like dots), perched on nothing, a leafy branch, grass or a bamboo stalk, sometimes with
-    buds round it.  Real sets paint it every way, often among plants; one fixed bird taught the
-    model that any other painted 1s was a flower.  Its choices come from a generator seeded by
-    the set's colours and font, so they use none of the tile's random numbers."""
-    key = repr((style.face, style.back, style.green, style.red, style.font, style.one_bamboo)).encode()
-    r = np.random.default_rng(zlib.crc32(key))
-    s = r.uniform(0.7, 1.05)
-    cu, cv = 0.5 + r.uniform(-0.07, 0.07), 0.5 + r.uniform(-0.06, 0.08)
-    flip = -1.0 if r.random() < 0.5 else 1.0
-
-    def pt(u, v):
-        return c.pt(cu + flip * s * (u - 0.5), cv + s * (v - 0.5))
-
+    # a stylised bird: body, wing, head, beak, tail feathers (a peacock adds a fan of eyes)
     d = c.draw
-    lw = max(1, int(c.w * 0.025 * s))
-    palette = [style.green, style.red, style.blue, (150, 90, 40), style.ink]
-    body_col, wing_col = (palette[int(i)] for i in r.choice(len(palette), 2, replace=False))
-    perch = ["none", "branch", "branch", "grass", "stalk"][int(r.integers(5))]
-    if perch == "branch":
-        d.line([pt(0.05, 0.82), pt(0.5, 0.76), pt(0.95, 0.7)], fill=(100, 65, 40), width=lw + 1)
-        for k in range(int(r.integers(2, 6))):
-            u = r.uniform(0.1, 0.9)
-            d.polygon([pt(u, 0.78), pt(u + r.uniform(-0.15, 0.15), 0.9 + r.uniform(0, 0.08)),
-                       pt(u + 0.05, 0.8)], fill=style.green)
-    elif perch == "grass":
-        for k in range(int(r.integers(4, 9))):
-            u = r.uniform(0.1, 0.9)
-            d.line([pt(u, 0.98), pt(u + r.uniform(-0.15, 0.15), r.uniform(0.7, 0.85))], fill=style.green, width=lw)
-    elif perch == "stalk":
-        d.line([pt(0.78, 0.98), pt(0.78, 0.15)], fill=style.green, width=2 * lw)
-        for v in (0.3, 0.55, 0.8):
-            d.line([pt(0.72, v), pt(0.84, v)], fill=style.green, width=lw)
-    if r.random() < 0.5:  # buds or blossoms about it
-        for k in range(int(r.integers(2, 6))):
-            c.circle(cu + flip * s * (r.uniform(0.05, 0.95) - 0.5), cv + s * (r.uniform(0.6, 0.95) - 0.5),
-                     0.035 * s, fill=(style.red, (225, 110, 150))[int(r.integers(2))])
-    tail = ["strokes", "plumes", "eyes", "eyes"][int(r.integers(4))] if style.one_bamboo == "peacock" \
-        else ["strokes", "strokes", "plumes"][int(r.integers(3))]
-    if tail == "eyes":  # a fan of ringed eyes behind the body
-        ring = (style.ink, style.blue, style.green)[int(r.integers(3))]
-        n = int(r.integers(5, 10))
-        spread, reach = r.uniform(0.6, 0.95), r.uniform(0.25, 0.38)
-        for k in range(n):
-            a = math.pi * (0.5 - spread / 2 + spread * k / max(1, n - 1))
-            u, v = 0.42 - reach * math.cos(a), 0.5 - reach * math.sin(a)
-            d.line([pt(0.42, 0.55), pt(u, v)], fill=style.green, width=lw)
-            rr = 0.07 * s
-            x, y = pt(u, v)
-            R = rr * c.w
-            d.ellipse((x - R, y - R, x + R, y + R), fill=style.face, outline=ring, width=max(1, int(R * 0.35)))
-            d.ellipse((x - R * 0.35, y - R * 0.35, x + R * 0.35, y + R * 0.35), fill=ring)
-    elif tail == "plumes":  # long curved feathers trailing down
-        for k in range(int(r.integers(2, 5))):
-            d.line([pt(0.3, 0.6), pt(0.15 - 0.04 * k, 0.75), pt(0.05 + 0.06 * k, 0.97)],
-                   fill=palette[int(r.integers(len(palette)))], width=max(2, lw))
-    else:
-        for k in range(3):
-            d.line([pt(0.3, 0.6), pt(0.1 + 0.08 * k, 0.85 - 0.05 * k)], fill=(style.red, style.green, style.blue)[k],
-                   width=max(2, int(c.w * 0.05 * s)))
-    hunch = r.uniform(-0.06, 0.06)
-    d.polygon([pt(0.25, 0.55), pt(0.45, 0.35 + hunch), pt(0.7, 0.42), pt(0.72, 0.62), pt(0.45, 0.72)], fill=body_col)
-    d.polygon([pt(0.4, 0.45), pt(0.62, 0.5), pt(0.42, 0.62)], fill=wing_col)
-    hx, hy = pt(0.7, 0.3 + hunch)
-    hr = 0.09 * s * c.w
-    d.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=(style.red, body_col)[int(r.integers(2))])
-    d.polygon([pt(0.77, 0.28 + hunch), pt(0.9, 0.31 + hunch), pt(0.77, 0.34 + hunch)], fill=style.ink)
-    if r.random() < 0.5:  # a crest
-        d.line([pt(0.68, 0.22 + hunch), pt(0.62, 0.12 + hunch)], fill=style.ink, width=lw)
-    d.line([pt(0.5, 0.72), pt(0.48, 0.82)], fill=style.ink, width=lw)
-    d.line([pt(0.6, 0.7), pt(0.62, 0.8)], fill=style.ink, width=lw)
+    if style.one_bamboo == "peacock":
+        for k in range(7):
+            a = math.pi * (0.1 + 0.8 * k / 6)
+            u, v = 0.45 + 0.32 * math.cos(a), 0.42 - 0.3 * math.sin(a)
+            d.line([c.pt(0.45, 0.5), c.pt(u, v)], fill=style.green, width=max(1, int(c.w * 0.02)))
+            c.circle(u, v, 0.08, fill=style.blue if k % 2 else style.green)
+            c.circle(u, v, 0.035, fill=style.face)
+    body = [c.pt(0.25, 0.55), c.pt(0.45, 0.35), c.pt(0.7, 0.42), c.pt(0.72, 0.62), c.pt(0.45, 0.72)]
+    d.polygon(body, fill=style.green)
+    d.polygon([c.pt(0.4, 0.45), c.pt(0.62, 0.5), c.pt(0.42, 0.62)], fill=style.blue)
+    c.circle(0.7, 0.3, 0.09, fill=style.red)
+    d.polygon([c.pt(0.77, 0.28), c.pt(0.9, 0.31), c.pt(0.77, 0.34)], fill=style.ink)
+    for k in range(3):
+        d.line([c.pt(0.3, 0.6), c.pt(0.1 + 0.08 * k, 0.85 - 0.05 * k)], fill=(style.red, style.green, style.blue)[k],
+               width=max(2, int(c.w * 0.05)))
+    d.line([c.pt(0.5, 0.72), c.pt(0.48, 0.9)], fill=style.ink, width=max(1, int(c.w * 0.025)))
+    d.line([c.pt(0.6, 0.7), c.pt(0.62, 0.9)], fill=style.ink, width=max(1, int(c.w * 0.025)))
 
 
 def _draw_white(c: _Canvas, style: TileStyle) -> None:

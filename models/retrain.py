@@ -9,11 +9,13 @@
    the flower/season reader models/bonus_classifier.onnx + .json (`--task bonus`),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
-Timed end to end on 2026-11-23 (`--out` in a scratch folder): 63.7 minutes (data 17.1, main
-training 30.8, bonus reader 15.7, benchmark 0.2) on the 2-core machine while profiling jobs kept
-one to two cores busy for its first half; the run before, with the machine nearly idle, took
-37.0 minutes.  The committed main model is from the 63.7-minute run, the bonus reader from the
-run before it.
+Timed end to end for the committed models (one run, `--out` in a scratch folder): 57.0 minutes
+(data 23.7, main training 22.7, bonus reader 10.4, benchmark 0.2) on the 2-core machine while
+other jobs kept both cores busy for most of the run; the previous models' run, with the machine
+running only a few short evaluations alongside, took 37.0 minutes.
+A later run the same day (2026-11-23), with other jobs keeping one to two cores busy for its
+first half, took 63.7 minutes (data 17.1, main training 30.8, bonus reader 15.7); its models
+were measured and not adopted (models/README.md).
 """
 
 from __future__ import annotations
