@@ -154,6 +154,8 @@ def pick_tile(page, tile_locator, code: str) -> None:
 
 
 def score(page) -> None:
+    """Score the table and wait for this table's answer (the page marks itself "scoring" at the
+    click, so an earlier table's results are not taken for it)."""
     page.click("#score")
     page.wait_for_selector("body[data-state=scored], body[data-state=score-error]", timeout=30_000)
 

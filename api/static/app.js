@@ -434,6 +434,8 @@ function buildCase() {
 
 async function scoreTable() {
   const body = $("#result-body");
+  // until the answer comes the results shown are the last table's, not this one's
+  document.body.dataset.state = "scoring";
   const table = buildCase();
   setStatus("Scoring…");
   let response;
@@ -442,6 +444,7 @@ async function scoreTable() {
       body: JSON.stringify(table) });
   } catch (e) {
     setStatus(`Could not reach the server: ${e}`, true);
+    document.body.dataset.state = "score-error";
     return;
   }
   $("#results").hidden = false;
