@@ -11,6 +11,8 @@ uses, so training and serving see identical inputs.  Sets:
 * ``bonus_train`` / ``bonus_val``: flowers and seasons only, at the bonus reader's larger input
   size (`models.preprocess.BONUS_INPUT_W/H`), for `models.train --task bonus`.
 
+Both test sets also hold `legible`: False for a flower or season whose mark the augmentation
+wiped out (`datasets.legibility`), which the benchmark scores as don't-care for which bonus tile.
 The two test sets are stored at the bonus reader's size, the larger of the two inputs, so the
 benchmark runs the whole classifier (main model, then the bonus reader for flowers and seasons)
 on them; the main model's input is made from them by the same resize as at run time.
@@ -196,11 +198,11 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
         np.savez(out / "heldout_test.npz", x=x, y=y, legible=legible, styles=np.array(held))
         print(f"heldout_test done in {time.time() - t0:.0f}s", flush=True)
     if "bonus_train" in sets:
-        # all crops, legible or not, and paintings as the tests have them: measured 2026-11-23
-        # with the same main model, a reader trained on the legible crops only read the held-out
-        # style 87.0% (this recipe 87.6%) and the synthetic test 98.3% (98.4%, illegible marks
-        # don't-care); one trained on paintings that never show the flower's own plant, 85.8%
-        # and 98.6%: this held-out set paints each flower's own plant, and the reader used it
+        # all crops, legible or not, and paintings as the tests have them: on 2026-11-23, beside
+        # one retrained main model, a reader trained on the legible crops only read the held-out
+        # style 87.0% (this recipe 87.6%, illegible marks don't-care); one trained on paintings
+        # that never show the flower's own plant, 85.8%: this held-out set paints each flower's
+        # own plant, and the reader used it (models/README.md)
         x, y, _ = parallel_synth(11_000_000, int(round(30_000 * scale)), workers, art_styles=train_styles,
                                  art_frac=0.3, codes=BONUS, size=BONUS_SIZE)
         np.savez(out / "bonus_train.npz", x=x, y=y)
