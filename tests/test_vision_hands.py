@@ -75,3 +75,30 @@ def test_two_sets_laid_together_are_read_as_two():
     assert [(m["kind"], m["exposed"], at) for m, at in parts] == [("chow", True, (0, 3)), ("kong", False, (3, 7))]
     assert _two_sets(["4m", "5m", "5m", "1p", "4s", "1z", "7z"]) is None
     assert _two_sets(["1m", "2m", "3m", "4m", "5m"]) is None
+
+
+def test_a_bonus_reading_inside_a_run_of_tiles_is_read_again():
+    """Flowers and seasons lie apart from the sets (LAYOUT.md): one read inside the concealed run
+    takes its likeliest candidate that is no bonus tile, with a warning; bonus tiles laid apart,
+    and a reading with no such candidate, stay."""
+    from vision.hands import read_hands, repair_stray_bonus
+    from vision.layout import Group, SeatLayout, TableLayout
+
+    codes = ["1m", "2m", "3m", "4p", "f3", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads[4] = TileRead("f3", 0.55, [("f3", 0.55), ("5p", 0.3), ("f1", 0.1)])
+    reads += [TileRead("f2", 0.9, [("f2", 0.9), ("1s", 0.05)]),  # laid apart: a flower
+              TileRead("f1", 0.9, [("f1", 0.9), ("f5", 0.1)])]
+    layout = TableLayout(seats=[SeatLayout(0, [Group(list(range(13)), 0, concealed=True), Group([13, 14], 0)])],
+                         position=[0] * 15, sideways=[False] * 15, quads=[], rotation=0.0)
+    seat, group, hands, warnings = read_hands(layout, reads, "E")
+    assert reads[4].code == "5p" and abs(reads[4].confidence - 0.3) < 1e-9
+    assert hands["E"]["concealed"] == "123m456p55789s22z" and hands["E"]["bonus_tiles"] == "f1f2"
+    assert group[4] == "concealed" and group[13] == group[14] == "bonus"
+    assert any("tile 5 read as f3, taken as 5p" in w for w in warnings)
+
+    lone = [TileRead("3m", 0.95, [("3m", 0.95)]), TileRead("f4", 0.9, [("f4", 0.9), ("f8", 0.1)]),
+            TileRead("4m", 0.95, [("4m", 0.95)])]
+    layout = TableLayout(seats=[SeatLayout(0, [Group([0, 1, 2], 0)])], position=[0] * 3,
+                         sideways=[False] * 3, quads=[], rotation=0.0)
+    assert repair_stray_bonus(layout, lone) == {}  # no candidate that is no bonus tile

@@ -124,6 +124,26 @@ def repair_counts(reads: list[TileRead]) -> dict[int, str]:
         reads[t] = TileRead(alt, float(p), reads[t].candidates)
 
 
+def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
+    """Flowers and seasons lie apart from the sets (LAYOUT.md): a tile read as one inside a run
+    of other tiles (most of its group read as no bonus tile) is read as its likeliest candidate
+    that is not a bonus tile, when it has one.  `reads` are corrected in place; returns {tile
+    index: what it was read as} for the warnings."""
+    changed: dict[int, str] = {}
+    for seat_layout in layout.seats:
+        for g in seat_layout.groups:
+            bonus = [t for t in g.tiles if reads[t].code in BONUS]
+            if not bonus or 2 * len(bonus) >= len(g.tiles):
+                continue
+            for t in bonus:
+                alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
+                            if c not in BONUS and p >= REPAIR_MIN_P), None)
+                if alt is not None:
+                    changed[t] = reads[t].code
+                    reads[t] = TileRead(alt[0], float(alt[1]), reads[t].candidates)
+    return changed
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  More copies of a kind than a
     set holds are read again from the candidates (repair_counts), so is a laid-out set misread in
@@ -133,6 +153,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     group_label = [""] * n
     hands: dict[str, dict] = {}
     warnings: list[str] = []
+    unbonused = repair_stray_bonus(layout, reads)
     recounted = repair_counts(reads)
     for seat_layout in layout.seats:
         seat = seat_of(seat_layout.position, camera_seat)
@@ -143,7 +164,11 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         for t in order:
             seat_label[t] = seat
             r = reads[t]
-            if t in recounted:
+            if t in unbonused and t not in recounted:
+                warnings.append(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
+                                f"likeliest reading that is no flower or season: it lies among other "
+                                f"tiles, and bonus tiles lie apart): check it")
+            elif t in recounted:
                 was = recounted[t]
                 warnings.append(f"{name}: tile {number[t]} read as {was}, taken as {r.code} (its next "
                                 f"likeliest reading: more {was} than a set holds were read): check it")
