@@ -77,7 +77,7 @@ def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac:
         before = rng.bit_generator.state
         xs[i] = _augmented_crop(code, style, style, rng, strength, size)
         ys[i] = CLASS_INDEX[code]
-        if judge and code in BONUS and legibility.judged(style):
+        if judge and code in BONUS and legibility.judged(style, code):
             after = rng.bit_generator.state
             rng.bit_generator.state = before  # the same scene, light and camera, the partner's mark
             partner = replace(style, bonus_mark_of=legibility.PARTNER[code])

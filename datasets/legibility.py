@@ -32,10 +32,14 @@ VISIBLE_EDGE = 40
 MIN_MARK_PIXELS = 12
 
 
-def judged(style) -> bool:
-    """Whether crops of `style` can be judged: procedural styles always, packaged art only where
-    `tile_art.MARK_BOXES` knows where its marks are (the others count as legible)."""
-    return style.art is None or style.art in tile_art.MARK_BOXES
+def judged(style, code: str) -> bool:
+    """Whether a crop of bonus tile `code` in `style` can be judged: procedural styles always,
+    packaged art only where `tile_art.MARK_BOXES` knows where the marks of the tile and of its
+    partner are (the others count as legible: unjudged, the two renderings would be the same)."""
+    if style.art is None:
+        return True
+    boxes = tile_art.MARK_BOXES.get(style.art, {})
+    return code in boxes and PARTNER[code] in boxes
 
 
 def mark_pixels(crop: np.ndarray, partner_crop: np.ndarray) -> int:

@@ -78,3 +78,12 @@ def test_swap_mark_moves_the_character_and_keeps_the_painting(monkeypatch):
     assert np.abs(out[:24].astype(int) - other[:24].astype(int)).max(axis=2).mean() < 8
     assert np.array_equal(out[30:], own[30:])
     assert tile_art.swap_mark("unknown-art", "f1", "f2", own) is own
+
+
+def test_art_without_known_marks_is_not_judged(monkeypatch):
+    """Unjudged, the partner rendering would equal the crop and every crop would read illegible."""
+    procedural = _bonus_style("corner")
+    assert legibility.judged(procedural, "f3")
+    monkeypatch.setitem(tile_art.MARK_BOXES, "test-art", {"f1": (2, 2, 20, 22)})
+    assert not legibility.judged(replace(procedural, art="test-art"), "f1")  # f2's box unknown
+    assert not legibility.judged(replace(procedural, art="gnome-smooth"), "f1")

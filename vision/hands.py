@@ -145,8 +145,9 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
 
 
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
-    """(per-tile seat and group labels, per-seat hands, warnings).  More copies of a kind than a
-    set holds are read again from the candidates (repair_counts), so is a laid-out set misread in
+    """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
+    season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
+    (repair_counts) are read again from the candidates, so is a laid-out set misread in
     one tile; `reads` are corrected in place."""
     n = len(reads)
     seat_label = [""] * n
