@@ -90,3 +90,22 @@ def test_meld_reading_rules():
     assert _meld(["7p"] * 4) == {"kind": "kong", "tiles": "7777p", "exposed": True}
     assert _meld(["1m", "2p", "3s"]) is None
     assert _meld(["8m", "9m", "1p"]) is None
+
+
+def test_far_row_of_nearly_square_outlines_stays_one_run():
+    """A steep photo's far row: tiles look almost square and some found outlines come out a few
+    pixels wide (26.8 x 21.9: judged by shape alone, turned a quarter).  Every tile still takes
+    the row's direction from its neighbours, so the row stays one run of one seat."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    quads = []
+    for k in range(10):
+        w, h = (26.8, 21.9) if k in (3, 7) else (24.4, 21.9)
+        x = 100 + 25.0 * k
+        quads.append(TileQuad(np.array([[x - w / 2, 50 - h / 2], [x + w / 2, 50 - h / 2],
+                                        [x + w / 2, 50 + h / 2], [x - w / 2, 50 + h / 2]], np.float32)))
+    layout = group_tiles(quads)
+    assert len(layout.seats) == 1
+    assert [sorted(g.tiles) for g in layout.seats[0].groups] == [list(range(10))]
+    assert not any(layout.sideways)
