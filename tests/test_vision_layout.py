@@ -109,3 +109,19 @@ def test_far_row_of_nearly_square_outlines_stays_one_run():
     assert len(layout.seats) == 1
     assert [sorted(g.tiles) for g in layout.seats[0].groups] == [list(range(10))]
     assert not any(layout.sideways)
+
+
+def test_a_squarish_sideways_tile_beside_elongated_run_mates_stays_sideways():
+    """A side seat's winning tile laid sideways can look almost square (36 x 29.5, only 1.13
+    times as long along the run as its mates, as found on a synthetic table) while its run
+    mates stay clearly upright (31.9 x 44): it keeps its own shape and is read sideways."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    def box(x0, w, h):
+        return TileQuad(np.array([[x0, 100 - h], [x0 + w, 100 - h], [x0 + w, 100], [x0, 100]], np.float32))
+
+    quads = [box(100 + 32.5 * k, 31.9, 44) for k in range(13)] + [box(100 + 32.5 * 13 + 1, 36, 29.5)]
+    layout = group_tiles(quads)
+    assert layout.sideways == [False] * 13 + [True]
+    assert [sorted(g.tiles) for g in layout.seats[0].groups] == [list(range(14))]

@@ -156,13 +156,17 @@ def _smoothed_directions(u: np.ndarray, centers: np.ndarray, h: np.ndarray,
     return mean / (np.linalg.norm(mean, axis=1, keepdims=True) + 1e-9)
 
 
-#: a tile whose short side is at least this fraction of its long side may be seen either way
+#: a tile whose short side is at least NEAR_SQUARE of its long side may be seen either way
 #: round (a far tile in a steep photo, its outline a few pixels off): its width is taken to be
-#: the side facing its nearest neighbour.  A sideways tile in a far row stays long (about 0.55);
-#: upright far tiles whose outlines came out a little wide measured 0.80-0.82 and, judged by
-#: shape, were turned out of their row.  0.85 -> 0.78 took synthetic tables with every tile's
-#: seat and group right from 94.7% to 97.3% (150 procedural tables, seed 77)
-NEAR_SQUARE = 0.78
+#: the side facing its nearest neighbour.  So is one down to ROW_SQUARE when that neighbour is
+#: nearly square too (a far row, where upright tiles whose outlines came out a little wide
+#: measured 0.80-0.82 and, judged by shape, were turned out of their row); beside elongated
+#: neighbours such a tile is more likely lying sideways (a side seat's winning tile measured
+#: 0.82 against its run mates' 0.65-0.75) and keeps its own shape.  ROW_SQUARE took synthetic
+#: tables with every tile's seat and group right from 94.7% to 97.3% (150 procedural tables,
+#: seed 77)
+NEAR_SQUARE = 0.85
+ROW_SQUARE = 0.78
 
 
 def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
@@ -174,16 +178,17 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
     w, h = _sizes(np.stack([q.corners for q in quads]))
     quads = [q if w[i] <= h[i] else q.rotated(1) for i, q in enumerate(quads)]
     short, long = np.minimum(w, h), np.maximum(w, h)
+    ratio = short / long
     centers = np.array([q.center for q in quads])
     out = []
     for i, q in enumerate(quads):
-        if short[i] < NEAR_SQUARE * long[i] or len(quads) < 2:
+        if ratio[i] < ROW_SQUARE or len(quads) < 2:
             out.append(q)
             continue
         d = np.linalg.norm(centers - centers[i], axis=1)
         d[i] = np.inf
         j = int(np.argmin(d))
-        if d[j] > 2.0 * long[i]:
+        if d[j] > 2.0 * long[i] or (ratio[i] < NEAR_SQUARE and ratio[j] < ROW_SQUARE):
             out.append(q)
             continue
         v = centers[j] - centers[i]
