@@ -125,3 +125,19 @@ def test_a_squarish_sideways_tile_beside_elongated_run_mates_stays_sideways():
     layout = group_tiles(quads)
     assert layout.sideways == [False] * 13 + [True]
     assert [sorted(g.tiles) for g in layout.seats[0].groups] == [list(range(14))]
+
+
+def test_concealed_run_is_the_first_long_run_not_the_longest():
+    """Seven concealed tiles, then a kong and a pung with a flower touching them (found outlines
+    a little big close the gaps): the eight-tile run further right is not the concealed one."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    def tile(x0):
+        return TileQuad(np.array([[x0, 60], [x0 + 24, 60], [x0 + 24, 94], [x0, 94]], np.float32))
+
+    xs = [100 + 24.5 * k for k in range(7)] + [100 + 24.5 * 7 + 24 + 24.5 * k for k in range(8)]
+    layout = group_tiles([tile(x) for x in xs])
+    groups = layout.seats[0].groups
+    assert [len(g.tiles) for g in groups] == [7, 8]
+    assert [g.concealed for g in groups] == [True, False]

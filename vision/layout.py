@@ -357,7 +357,11 @@ def _cluster_centres(values: list[float], gap: float) -> list[float]:
 
 def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
     """The concealed run: the one holding a sideways (winning) tile, else the first run of the
-    nearest row that cannot be a set (not 3 or 4 tiles), else that row's first run."""
+    nearest row that cannot be a set (not 3 or 4 tiles), else that row's first run.  Among runs
+    that cannot be sets the first of five or more tiles is taken (LAYOUT.md lays the sets to
+    the right of the concealed run; a set with a bonus tile touching it, or two sets laid
+    without a gap, make a long run further right), else the longest (a lone bonus tile may
+    lie left of a short concealed run)."""
     if not groups:
         return
     for g in groups:
@@ -366,5 +370,6 @@ def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
             return
     nearest = [g for g in groups if g.row == 0]
     odd = [g for g in nearest if len(g.tiles) not in (3, 4)]
-    pick = max(odd, key=lambda g: len(g.tiles)) if odd else nearest[0]
+    long_runs = [g for g in odd if len(g.tiles) >= 5]
+    pick = long_runs[0] if long_runs else max(odd, key=lambda g: len(g.tiles)) if odd else nearest[0]
     pick.concealed = True
