@@ -99,7 +99,7 @@ def _run_table(max_digits: int, max_sorted: int) -> dict[str, int]:
     """Packed counts of the runs of digits closed by their suit letter that MPSZ strings write
     (``"5m"``, ``"3512p"``, ``"77z"``): every run of up to ``max_digits`` digits, and the runs in
     rank order (as canonical strings write them, at most four of a rank) of up to ``max_sorted``
-    digits.  About 39,000 runs for 4 and 6."""
+    digits.  About 58,000 runs for 4 and 7."""
     table: dict[str, int] = {}
     for suit in "mpsz":
         units = {code[0]: unit for code, unit in UNIT.items() if code[1] == suit}
@@ -114,7 +114,7 @@ def _run_table(max_digits: int, max_sorted: int) -> dict[str, int]:
     return table
 
 
-RUN_DIGITS, RUN_SORTED_DIGITS = 4, 6
+RUN_DIGITS, RUN_SORTED_DIGITS = 4, 7  # (few sorted 13- or 14-tile hands hold more than 7 of a suit)
 RUNS = _run_table(RUN_DIGITS, RUN_SORTED_DIGITS)
 
 
@@ -138,7 +138,8 @@ def pack_text(text: str) -> int | None:
 
 def _pack_long_runs(runs: list[str]) -> int | None:
     """:func:`pack_text` of runs some of which :data:`RUNS` does not hold: those are looked up
-    four digits at a time."""
+    with their digits sorted (shuffled hands write runs of five or more digits out of order),
+    or else four digits at a time."""
     packed = 0
     for run in runs:
         value = RUNS.get(run)
@@ -146,10 +147,13 @@ def _pack_long_runs(runs: list[str]) -> int | None:
             digits, suit = run[:-1], run[-1:]
             if not digits:
                 return None
-            try:
-                value = sum([RUNS[digits[i : i + RUN_DIGITS] + suit] for i in range(0, len(digits), RUN_DIGITS)])
-            except KeyError:  # not digits 1-9 (1-7 for honours) closed by a suit letter
-                return None
+            if len(digits) <= RUN_SORTED_DIGITS:
+                value = RUNS.get("".join(sorted(digits)) + suit)
+            if value is None:
+                try:
+                    value = sum([RUNS[digits[i : i + RUN_DIGITS] + suit] for i in range(0, len(digits), RUN_DIGITS)])
+                except KeyError:  # not digits 1-9 (1-7 for honours) closed by a suit letter
+                    return None
         packed += value
     return packed
 
@@ -374,9 +378,15 @@ _AT_LEAST_TWO = bytes(int(n >= 2) for n in range(256))  # a bytes.translate tabl
 _KIND_INDICES = range(len(KINDS))
 
 
-# Adding 0x7E to a count byte of at most 0x81 sets its top bit exactly when the count is two or more.
+# Adding 0x7E (0x7D) to a count byte of at most 0x81 sets its top bit exactly when the count is
+# two (three) or more.
 _TWO_OR_MORE = sum(0x7E << (8 * i) for i in _KIND_INDICES)
+_THREE_OR_MORE = sum(0x7D << (8 * i) for i in _KIND_INDICES)
 _TOP_BITS = sum(0x80 << (8 * i) for i in _KIND_INDICES)
+# The top bit of kind i's byte (0x80 << 8 * i) has bit_length 8 * i + 8: the kind's hidden pung
+# and pair by that length.
+_PUNG_AT = {8 * i + 8: group for i, group in enumerate(_HIDDEN_PUNGS)}
+_PAIR_AT = {8 * i + 8: group for i, group in enumerate(_HIDDEN_PAIRS)}
 
 
 def hidden_sets_and_pairs(counts: bytes | list[int], packed: int | None = None,
@@ -385,21 +395,21 @@ def hidden_sets_and_pairs(counts: bytes | list[int], packed: int | None = None,
     concealed pung, every other two identical tiles a pair.  Hidden chows score nothing.
 
     With ``packed`` counts of ``size`` tiles (at most 0x81, so no byte can carry), the kinds held
-    twice or more are the low bits of one integer sum, visited lowest first (the few set bits,
-    not all 34 kinds)."""
+    twice or more are the top bits of one integer sum, visited lowest first (the few set bits,
+    not all 34 kinds), and another sum tells which of them are held three times or more."""
     if packed is None or size is None or size > 0x81:
         return _hidden_sets_and_pairs(counts)
     sets: list[Group] = []
     pairs: list[Group] = []
-    held = ((packed + _TWO_OR_MORE) & _TOP_BITS) >> 7  # bit 8 * i: kind i held twice or more
+    held = (packed + _TWO_OR_MORE) & _TOP_BITS  # the top bit of kind i's byte: held twice or more
+    three = packed + _THREE_OR_MORE  # the same bit: held three times or more
     while held:
         low = held & -held
-        i = low.bit_length() >> 3
         held ^= low
-        if counts[i] >= 3:
-            sets.append(_HIDDEN_PUNGS[i])
+        if three & low:
+            sets.append(_PUNG_AT[low.bit_length()])
         else:
-            pairs.append(_HIDDEN_PAIRS[i])
+            pairs.append(_PAIR_AT[low.bit_length()])
     return sets, pairs
 
 

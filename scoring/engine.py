@@ -184,7 +184,7 @@ def _score_ordinary(case: Case) -> TableResult:
                            settle.winner_only_net(seat, score, double))
     hands: dict[str, HandScore] = {}
     scores: dict[str, int] = {}
-    collects: dict[str, bool] = {}
+    collects: dict[str, bool] = {}  # only the hands that may not collect (settle reads True for the others)
     if winner is not None:  # the winner's score comes first
         scored = hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
         scores[winner.seat] = scored.score
@@ -192,9 +192,11 @@ def _score_ordinary(case: Case) -> TableResult:
     for hand in case.hands:
         if not hand.winner:
             seat = hand.seat
-            scored, collects[seat] = _score_other(hand, module, ruleset, params, rnd)
+            scored, may_collect = _score_other(hand, module, ruleset, params, rnd)
             hands[seat] = scored
             scores[seat] = scored.score
+            if not may_collect:
+                collects[seat] = False
     result = TableResult(case, hands, [], {})
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
         if case.discarder == winner.seat:

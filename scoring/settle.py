@@ -18,42 +18,50 @@ def _factor(a: str, b: str, east_double: bool) -> int:
     return 2 if east_double and "E" in (a, b) else 1
 
 
-# (East doubles, winner) -> each other seat with the factor of what it pays the winner.
+# East doubles -> winner -> each other seat with the factor of what it pays the winner.  (Nested
+# dicts: looking up a bool and then a seat costs less than building and comparing a tuple key.)
 _WINNER_PAYERS = {
-    (double, winner): tuple((seat, _factor(seat, winner, double)) for seat in WIND_LETTERS if seat != winner)
+    double: {
+        winner: tuple((seat, _factor(seat, winner, double)) for seat in WIND_LETTERS if seat != winner)
+        for winner in WIND_LETTERS
+    }
     for double in (False, True)
-    for winner in WIND_LETTERS
 }
 
 
-# (East doubles, winner) -> each pair of the other seats, in seat order, with the factor between them.
+# East doubles -> winner -> each pair of the other seats, in seat order, with the factor between them.
 _LOSER_PAIRS = {
-    (double, winner): tuple(
-        (a, b, _factor(a, b, double)) for a, b in combinations([s for s in WIND_LETTERS if s != winner], 2)
-    )
+    double: {
+        winner: tuple(
+            (a, b, _factor(a, b, double)) for a, b in combinations([s for s in WIND_LETTERS if s != winner], 2)
+        )
+        for winner in WIND_LETTERS
+    }
     for double in (False, True)
-    for winner in WIND_LETTERS
 }
 
 
-# (East doubles, winner) -> what each seat, in seat order, gains per point of the winner's score.
+# East doubles -> winner -> what each seat, in seat order, gains per point of the winner's score.
 _WINNER_NET = {
-    key: tuple(
-        sum(factor for _, factor in payers) if seat == key[1] else -dict(payers)[seat] for seat in WIND_LETTERS
-    )
-    for key, payers in _WINNER_PAYERS.items()
+    double: {
+        winner: tuple(
+            sum(factor for _, factor in payers) if seat == winner else -dict(payers)[seat] for seat in WIND_LETTERS
+        )
+        for winner, payers in by_winner.items()
+    }
+    for double, by_winner in _WINNER_PAYERS.items()
 }
 
 
 def winner_only(winner: str, score: int, east_double: bool = True) -> list[Transfer]:
     """The winner collects his score from each other player (doubled between East and another)."""
-    (a, fa), (b, fb), (c, fc) = _WINNER_PAYERS[east_double, winner]
+    (a, fa), (b, fb), (c, fc) = _WINNER_PAYERS[east_double][winner]
     return [(a, winner, fa * score), (b, winner, fb * score), (c, winner, fc * score)]
 
 
 def winner_only_net(winner: str, score: int, east_double: bool = True) -> dict[str, int]:
     """:func:`net` of :func:`winner_only`, from the factors precomputed per winner (no loop)."""
-    e, s, w, n = _WINNER_NET[east_double, winner]
+    e, s, w, n = _WINNER_NET[east_double][winner]
     return {"E": e * score, "S": s * score, "W": w * score, "N": n * score}
 
 
@@ -97,9 +105,8 @@ def settle_hand_net(
     payments = winner_only_net(winner, score, east_double)
     if len(scores) == 1:
         return transfers, payments
-    collects = collects or {}
     if len(scores) == 4:
-        pairs = _LOSER_PAIRS[east_double, winner]
+        pairs = _LOSER_PAIRS[east_double][winner]
     else:
         losers = [s for s in WIND_LETTERS if s in scores and s != winner]
         pairs = tuple((a, b, _factor(a, b, east_double)) for a, b in combinations(losers, 2))
@@ -111,7 +118,7 @@ def settle_hand_net(
             payer, payee, diff = a, b, -diff
         else:
             continue
-        if not collects.get(payee, True):
+        if collects and not collects.get(payee, True):
             continue
         amount = diff * factor
         transfers.append((payer, payee, amount))
