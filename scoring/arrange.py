@@ -28,6 +28,16 @@ HEAD_INDICES = tuple(i for i, code in enumerate(KINDS) if is_head(code))
 TILE_COUNT = {"pair": 2, "pung": 3, "kong": 4}
 
 
+_POINTS_KEYS: dict[tuple[str, bool, bool], tuple[str, bool, bool]] = {}
+
+
+def points_key(kind: str, head: bool, concealed: bool) -> tuple[str, bool, bool]:
+    """A key of the set-points tables (kind, is a head, concealed), as one tuple object shared by
+    the groups and the tables: a dict finds its own key object without comparing the items."""
+    key = (kind, head, concealed)
+    return _POINTS_KEYS.setdefault(key, key)
+
+
 class Group:
     """A set or the pair in an arrangement.
 
@@ -55,7 +65,7 @@ class Group:
         self.is_honour = self.is_dragon or self.is_wind
         self.is_honour_set = self.is_set_of_a_kind and self.is_honour
         self.label = f"{kind}:{tile}:{'exposed' if exposed else 'concealed'}"  # item label of a set
-        self.points_key = (kind, self.is_head, not exposed)  # key of the set-points tables
+        self.points_key = points_key(kind, self.is_head, not exposed)  # key of the set-points tables
 
     @classmethod
     def of(cls, kind: str, tile: str, exposed: bool = False, declared: bool = False) -> "Group":

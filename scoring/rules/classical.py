@@ -11,6 +11,7 @@ from .common import (
     count_dragon_sets,
     count_wind_sets,
     dragon_set_doubles,
+    honour_sets_of,
     own_bonus_doubles,
     non_winner_groups,
     set_items,
@@ -168,5 +169,6 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
             items += _pair_items(p.tile, own_wind, round_wind)
     if hand.bonus_tiles:
         items += _bonus_tile_items(hand)
-    doubles = _all_hands_doubles(sets, hand, own_wind, round_wind) if sets or hand.bonus_tiles else []
+    honours = honour_sets_of(sets) if sets else None
+    doubles = _all_hands_doubles(honours, hand, own_wind, round_wind) if honours or hand.bonus_tiles else []
     return HandScore.scored(items, doubles, limit(params))

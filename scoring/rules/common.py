@@ -15,21 +15,26 @@ from ..arrange import (
     Group,
     hidden_sets_and_pairs,
     is_single_wait,
+    points_key,
 )
 from ..case import Hand
 from ..tiles import bonus_wind
 
 # Points for a pung or kong: (kind, is a head, concealed) -> points.  Shared by Harr's Part I,
 # the non-winning hands of Part II, and the classical rules (their tables agree).
+# (Keyed by the groups' own key objects, arrange.points_key.)
 SET_POINTS = {
-    ("pung", False, False): 2,
-    ("pung", False, True): 4,
-    ("pung", True, False): 4,
-    ("pung", True, True): 8,
-    ("kong", False, False): 8,
-    ("kong", False, True): 16,
-    ("kong", True, False): 16,
-    ("kong", True, True): 32,
+    points_key(*key): points
+    for key, points in {
+        ("pung", False, False): 2,
+        ("pung", False, True): 4,
+        ("pung", True, False): 4,
+        ("pung", True, True): 8,
+        ("kong", False, False): 8,
+        ("kong", False, True): 16,
+        ("kong", True, False): 16,
+        ("kong", True, True): 32,
+    }.items()
 }
 
 
@@ -194,6 +199,11 @@ def set_items(sets: list[Group], table: dict = SET_POINTS) -> list[tuple[str, in
 
 def meld_groups(hand: Hand) -> tuple[Group, ...]:
     return tuple(Group.of(m.kind, m.tile, m.exposed, True) for m in hand.melds)
+
+
+def honour_sets_of(sets: list[Group]) -> list[Group]:
+    """The pungs and kongs of winds and dragons among ``sets``, in order: the only sets that double."""
+    return [g for g in sets if g.is_honour_set]
 
 
 def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:

@@ -8,6 +8,7 @@ from .common import (
     HandScore,
     Winner,
     dragon_set_doubles,
+    honour_sets_of,
     own_bonus_doubles,
     non_winner_groups,
     set_items,
@@ -77,5 +78,6 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     if pairs:
         items += _pair_items(pairs, own_wind)
     category = suit_category(hand.packed + hand.meld_packed)
-    doubles = _doubles(sets, category, hand, own_wind) if category or sets or hand.bonus_tiles else []
+    honours = honour_sets_of(sets) if sets else None
+    doubles = _doubles(honours, category, hand, own_wind) if category or honours or hand.bonus_tiles else []
     return HandScore.scored(items, doubles, None)

@@ -33,6 +33,7 @@ from .common import (
     count_dragon_sets,
     count_wind_sets,
     dragon_set_doubles,
+    honour_sets_of,
     non_winner_groups,
     set_items,
     wind_sets,
@@ -43,6 +44,7 @@ USUAL_LIMIT = {10: 300, 20: 400}  # "usually 300 points ... and 400 in games giv
 NO_OTHER_SCORE = 10
 
 # The winning hand's concealed pungs are worth more than other hands' (2.6).
+# (Updating SET_POINTS's keys keeps its key objects, those of arrange.points_key.)
 WINNER_SET_POINTS = {**SET_POINTS, ("pung", False, True): 6, ("pung", True, True): 10}
 # Pair completing the hand: (own wind in own round, head) -> (punged, drawn).
 COMPLETING_PAIR = {(True, True): (6, 8), (False, True): (4, 6), (False, False): (2, 4)}
@@ -195,6 +197,7 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     for p in pairs:
         if p.is_honour:  # only pairs of dragons and winds can score
             items += _pair_item(p.tile, own_wind, round_wind)
-    doubles = _wind_and_dragon_doubles(sets, own_wind, round_wind) if sets else []
+    honours = honour_sets_of(sets) if sets else None
+    doubles = _wind_and_dragon_doubles(honours, own_wind, round_wind) if honours else []
     return HandScore.scored(items, doubles, limit(params))
 
