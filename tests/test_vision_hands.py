@@ -66,15 +66,22 @@ def test_recount_leaves_an_excess_no_candidate_can_fix():
     assert all(r.code == "7z" for r in reads)
 
 
-def test_two_sets_laid_together_are_read_as_two():
-    from vision.hands import _two_sets
+def test_sets_laid_together_are_read_as_sets():
+    from vision.hands import _sets_together
 
-    parts = _two_sets(["8m", "8m", "8m", "2p", "2p", "2p"])
+    parts = _sets_together(["8m", "8m", "8m", "2p", "2p", "2p"])
     assert [(m["kind"], m["tiles"], at) for m, at in parts] == [("pung", "888m", (0, 3)), ("pung", "222p", (3, 6))]
-    parts = _two_sets(["3s", "4s", "5s", "back", "7z", "7z", "back"])
+    parts = _sets_together(["3s", "4s", "5s", "back", "7z", "7z", "back"])
     assert [(m["kind"], m["exposed"], at) for m, at in parts] == [("chow", True, (0, 3)), ("kong", False, (3, 7))]
-    assert _two_sets(["4m", "5m", "5m", "1p", "4s", "1z", "7z"]) is None
-    assert _two_sets(["1m", "2m", "3m", "4m", "5m"]) is None
+    # three sets whose gaps closed (a benchmark table's far seat)
+    parts = _sets_together(["7s", "7s", "7s", "3s", "2s", "1s", "6m", "6m", "6m"])
+    assert [(m["kind"], m["tiles"]) for m, _ in parts] == [("pung", "777s"), ("chow", "123s"), ("pung", "666m")]
+    parts = _sets_together(["1z"] * 4 + ["2m", "3m", "4m"] + ["5p"] * 4 + ["9s"] * 3)
+    assert [(m["kind"], at) for m, at in parts] == [("kong", (0, 4)), ("chow", (4, 7)), ("kong", (7, 11)),
+                                                    ("pung", (11, 14))]
+    assert _sets_together(["4m", "5m", "5m", "1p", "4s", "1z", "7z"]) is None
+    assert _sets_together(["1m", "2m", "3m", "4m", "5m"]) is None
+    assert _sets_together(["1m", "2m", "3m", "4m", "5m", "6m", "9p"]) is None
 
 
 def test_a_bonus_reading_inside_a_run_of_tiles_is_read_again():

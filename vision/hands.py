@@ -58,16 +58,28 @@ def _meld(codes: list[str]) -> dict | None:
     return None
 
 
-def _two_sets(codes: list[str]) -> list[tuple[dict, tuple[int, int]]] | None:
-    """Two sets laid with no gap between them (six to eight tiles apart from the concealed run
-    that are no set themselves): each set and its (start, end) in the group, or None."""
-    for cut in (3, 4):
-        rest = len(codes) - cut
-        if rest in (3, 4):
-            a, b = _meld(codes[:cut]), _meld(codes[cut:])
-            if a and b:
-                return [(a, (0, cut)), (b, (cut, len(codes)))]
-    return None
+NUMBER_WORDS_SETS = {2: "two", 3: "three", 4: "four"}
+
+
+def _sets_together(codes: list[str]) -> list[tuple[dict, tuple[int, int]]] | None:
+    """Two to four sets laid with no gap between them (six to sixteen tiles apart from the
+    concealed run that are no set themselves: found outlines a little big close the gaps):
+    each set and its (start, end) in the group, or None.  The first way to cut the run into
+    sets of three and four that all read as chows, pungs or kongs, shorter sets first."""
+
+    def cut(start: int) -> list | None:
+        if start == len(codes):
+            return []
+        for size in (3, 4):
+            meld = _meld(codes[start:start + size]) if start + size <= len(codes) else None
+            rest = cut(start + size) if meld else None
+            if rest is not None:
+                return [(meld, (start, start + size))] + rest
+        return None
+
+    if not 6 <= len(codes) <= 16:
+        return None
+    return cut(0)
 
 
 def _repair_meld(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
@@ -197,12 +209,13 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                         winning = reads[t].code
                 continue
             meld = _meld([reads[t].code for t in tiles])
-            parts = _two_sets([reads[t].code for t in tiles]) if meld is None else None
+            parts = _sets_together([reads[t].code for t in tiles]) if meld is None else None
             if parts:
                 shown = " ".join(reads[t].code for t in tiles)
+                kinds = [p[0]["kind"] for p in parts]
                 warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) lie "
-                                f"together with no gap, but read as two sets: taken as "
-                                f"{parts[0][0]['kind']} and {parts[1][0]['kind']}")
+                                f"together with no gap, but read as {NUMBER_WORDS_SETS[len(parts)]} sets: "
+                                f"taken as {', '.join(kinds[:-1])} and {kinds[-1]}")
                 for part, at in parts:
                     k += 1
                     melds.append(part)
