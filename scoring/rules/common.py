@@ -104,9 +104,13 @@ class WinningHand:
         self.drawn = win_by == "self-draw" or win_by == "loose-tile"
         packed = hand.packed
         # The concealed tiles' segment keys (arrange.segment_keys, worked out here).
-        self.keys = [packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216]
-        self.held = held = packed + hand.meld_packed  # every tile held, packed (arrange.pack)
-        self.category = suit_category(held)  # the hand's suit_category
+        self.keys = keys = [packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216]
+        if hand.melds:
+            self.held = held = packed + hand.meld_packed  # every tile held, packed (arrange.pack)
+            self.category = suit_category(held)  # the hand's suit_category
+        else:  # the concealed tiles are all: the category is read from their segments
+            self.held = packed
+            self.category = _CATEGORY[keys[0] != 0, keys[1] != 0, keys[2] != 0, keys[3] != 0]
         self._single_wait: bool | None = None
 
     @property
@@ -227,6 +231,13 @@ def suit_category(held: int) -> str | None:
     if suits > 1:
         return None
     return "one-suit-with-honours" if honours else "all-one-suit"
+
+
+# (Holds characters, dots, bamboo, honours) -> suit_category.
+_CATEGORY = {
+    (m, p, s, z): suit_category(sum(mask for mask, held in zip((*SUIT_MASKS, HONOUR_MASK), (m, p, s, z)) if held))
+    for m in (False, True) for p in (False, True) for s in (False, True) for z in (False, True)
+}
 
 
 def dragon_set_doubles(sets: list[Group]) -> list[tuple[str, int]]:
