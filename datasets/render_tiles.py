@@ -102,6 +102,8 @@ class TileStyle:
     font: tuple[str, int] | None = None
     wan: str = "萬"
     five: str = "五"  # or the formal 伍 many sets print
+    #: 四, or "cursive": the flat looped running-hand 四 of many traditional sets
+    four: str = "四"
     bold: float = 0.0  # extra stroke width as a fraction of the glyph size
     fa: str = "發"
     numeral_colour: str = "ink"  # ink | blue
@@ -179,6 +181,9 @@ def random_style(rng: np.random.Generator, art: str | None = None) -> TileStyle:
         bonus_colour=_jitter(rng, [(40, 110, 50), (190, 40, 40), (30, 60, 150), (180, 120, 20)]
                              [rng.integers(4)], 25),
         bonus_layout="big" if rng.random() < 0.35 else "corner",
+        # drawn only for procedural sets, so that a packaged style's tables (the synthetic
+        # benchmarks') keep their random draws
+        four=("cursive" if rng.random() < 0.3 else "四") if art is None else "四",
         art=art,
     )
 
@@ -559,6 +564,25 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
         c.text(0.85, 0.12, number, 0.14, style.ink if n > 4 else style.red, style)
 
 
+def _draw_cursive_four(c: _Canvas, u: float, v: float, height: float, colour, rng) -> None:
+    """The running-hand 四 of many traditional sets: a wide, flat brush loop with two short
+    strokes hanging inside it, centred at (u, v) in a box `height` of the face high."""
+    cx, cy = c.pt(u, v)
+    bw = c.w * rng.uniform(0.48, 0.62)
+    bh = height * c.h * rng.uniform(0.38, 0.55)
+    stroke = max(2.0, c.w * rng.uniform(0.045, 0.075))
+    x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    c.draw.rounded_rectangle((x0, y0, x1, y1), radius=bh * rng.uniform(0.3, 0.5), outline=colour,
+                             width=int(stroke))
+    # the brush presses hardest on the top stroke, which often runs past the loop's left end
+    top = stroke * rng.uniform(1.0, 1.6)
+    c.draw.line((x0 - bw * rng.uniform(0.0, 0.12), y0 + top / 3, x1, y0 + top / 3), fill=colour, width=int(top))
+    for k in (-1, 1):
+        xs = cx + k * bw * rng.uniform(0.1, 0.2)
+        c.draw.line((xs, y0 + stroke, xs + k * bw * rng.uniform(0.0, 0.08), y0 + bh * rng.uniform(0.55, 0.8)),
+                    fill=colour, width=int(stroke * 0.8))
+
+
 def _draw_face(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     g = style.glyph_scale
     numeral_col = style.ink if style.numeral_colour == "ink" else style.blue
@@ -568,7 +592,10 @@ def _draw_face(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     n, suit = int(code[0]), code[1]
     if suit == "m":
         numeral = style.five if n == 5 else NUMERALS[n - 1]
-        c.text(0.5, 0.27, numeral, 0.36 * g, numeral_col, style)
+        if n == 4 and style.four == "cursive":
+            _draw_cursive_four(c, 0.5, 0.27, 0.36 * g, numeral_col, rng)
+        else:
+            c.text(0.5, 0.27, numeral, 0.36 * g, numeral_col, style)
         c.text(0.5, 0.72, style.wan, 0.42 * g, style.red, style)
     elif suit == "p":
         _draw_dots(c, n, style, rng)

@@ -9,13 +9,10 @@
    the flower/season reader models/bonus_classifier.onnx + .json (`--task bonus`),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
-Timed end to end for the committed models (one run, `--out` in a scratch folder): 57.0 minutes
-(data 23.7, main training 22.7, bonus reader 10.4, benchmark 0.2) on the 2-core machine while
-other jobs kept both cores busy for most of the run; the previous models' run, with the machine
-running only a few short evaluations alongside, took 37.0 minutes.
-A later run the same day (2026-11-23), with other jobs keeping one to two cores busy for its
-first half, took 63.7 minutes (data 17.1, main training 30.8, bonus reader 15.7); its models
-were measured and not adopted (models/README.md).
+Timed end to end for the committed models (one run on 2026-11-24, `--out` in a scratch
+folder): 37.9 minutes (data 20.4 with other jobs sharing the cores, main training 9.1, bonus
+reader 8.2, benchmark 0.3) on the 2-core machine; earlier runs took 37.0 minutes nearly quiet
+and 57-64 minutes with other jobs keeping both cores busy.
 """
 
 from __future__ import annotations

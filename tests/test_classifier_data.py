@@ -88,3 +88,19 @@ def test_hust_split_is_by_photo_and_disjoint():
     sets = [set(split[k]) for k in ("train", "validation", "test")]
     assert all(sets) and not (sets[0] & sets[1] or sets[0] & sets[2] or sets[1] & sets[2])
     assert sum(len(s) for s in sets) == 256
+
+
+def test_cursive_four_is_a_flat_loop_where_the_numeral_stands():
+    """The running-hand 四 of traditional sets: ink in the numeral's place (the top third), wider
+    than tall, and unlike the regular 四 of the same set."""
+    import dataclasses
+
+    style = random_style(np.random.default_rng(3))
+    plain = render_tile("4m", dataclasses.replace(style, four="四"), np.random.default_rng(4), (96, 128))
+    loop = render_tile("4m", dataclasses.replace(style, four="cursive"), np.random.default_rng(4), (96, 128))
+    assert np.abs(plain.astype(int) - loop.astype(int)).mean() > 1
+    face = np.array(style.face, float)[::-1]  # the renderer returns BGR
+    ink = np.abs(loop.astype(float) - face).sum(axis=2) > 120
+    ys, xs = np.nonzero(ink[8:56, 10:86])
+    assert len(ys) > 60
+    assert np.ptp(xs) > 1.5 * np.ptp(ys)
