@@ -127,6 +127,7 @@ class TileClassifier:
         self._main = _OnnxNet(path, (INPUT_W, INPUT_H), threads or _threads())
         self.meta = self._main.meta
         self.classes = self._main.classes
+        self._is_bonus = np.array([c[0] == "f" for c in self.classes])  # f1-f8: flowers, seasons
         self.path = path
         self.second_look = second_look
         self._bonus = None
@@ -173,7 +174,12 @@ class TileClassifier:
         probs = self.probabilities(crops, batch_size)
         preds = []
         for p in probs:
-            top = np.argsort(-p)[:3]
+            order = np.argsort(-p)
+            top = list(order[:3])
+            if self._is_bonus[top].all():
+                # a crop read as a flower or season names its likeliest reading that is no bonus
+                # tile too: the pipeline reads a bonus tile found among other tiles again
+                top[2] = next(k for k in order if not self._is_bonus[k])
             cands = [(self.classes[k], float(p[k])) for k in top]
             preds.append(Prediction(cands[0][0], cands[0][1], cands))
         return preds
