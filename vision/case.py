@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scoring.tiles import parse_tiles
 
+from vision.complete import complete_winner
 from vision.hands import SEAT_NAMES, SEATS
 
 RULESETS = ("pung-chow", "pung-chow-limit", "classical")
@@ -44,7 +45,9 @@ def _winner(seats: dict, context: dict) -> str:
 
 def build_case(recognition, context: dict | None = None) -> dict:
     """A vectors.json case from a Recognition (or its to_json() dict) and the user's context:
-    ruleset, camera_seat, round_wind, winner, win_by, winning_tile, flags, params."""
+    ruleset, camera_seat, round_wind, winner, win_by, winning_tile, flags, params.  From a
+    Recognition, a winner's hand that reads as no winning hand is mended from the tiles'
+    candidates where one or two other readings make it one (vision.complete, with a warning)."""
     context = dict(context or {})
     data = recognition.to_json() if hasattr(recognition, "to_json") else dict(recognition)
     seats = data.get("seats") or {}
@@ -94,4 +97,5 @@ def build_case(recognition, context: dict | None = None) -> dict:
             "round_wind": round_wind, "hands": hands}
     if context.get("params"):
         case["params"] = dict(context["params"])
+    complete_winner(recognition, case)
     return case
