@@ -15,7 +15,8 @@ from vision.layout import TableLayout
 
 SEATS = ("E", "S", "W", "N")
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
-NUMBER_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+                10: "ten"}
 #: predictions under this confidence are reported
 LOW_CONFIDENCE = 0.6
 #: a laid-out group that reads as no set is read again from each tile's candidates; the likeliest
@@ -56,9 +57,6 @@ def _meld(codes: list[str]) -> dict | None:
                 and [int(t[0]) for t in tiles] == list(range(int(tiles[0][0]), int(tiles[0][0]) + 3))):
             return {"kind": "chow", "tiles": format_tiles(tiles), "exposed": True}
     return None
-
-
-NUMBER_WORDS_SETS = {2: "two", 3: "three", 4: "four"}
 
 
 def _sets_together(codes: list[str]) -> list[tuple[dict, tuple[int, int]]] | None:
@@ -214,7 +212,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 shown = " ".join(reads[t].code for t in tiles)
                 kinds = [p[0]["kind"] for p in parts]
                 warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) lie "
-                                f"together with no gap, but read as {NUMBER_WORDS_SETS[len(parts)]} sets: "
+                                f"together with no gap, but read as {NUMBER_WORDS[len(parts)]} sets: "
                                 f"taken as {', '.join(kinds[:-1])} and {kinds[-1]}")
                 for part, at in parts:
                     k += 1
