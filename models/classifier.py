@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.tiles import BONUS
+
 from models.preprocess import (BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, CropError, check_crop,
                                preprocess_batch)
 
@@ -127,7 +129,7 @@ class TileClassifier:
         self._main = _OnnxNet(path, (INPUT_W, INPUT_H), threads or _threads())
         self.meta = self._main.meta
         self.classes = self._main.classes
-        self._is_bonus = np.array([c[0] == "f" for c in self.classes])  # f1-f8: flowers, seasons
+        self._is_bonus = np.array([c in BONUS for c in self.classes])
         self.path = path
         self.second_look = second_look
         self._bonus = None

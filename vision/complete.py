@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from scoring.tiles import format_tiles, parse_tiles
+from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles
 
 from vision.hands import SEAT_NAMES
 
@@ -40,7 +40,7 @@ def complete_winner(recognition, case: dict) -> str | None:
     mine = [i for i, t in enumerate(tiles) if t.seat == seat and t.group == "concealed"
             and not t.face_down and not t.sideways and t.candidates]
     options = {i: [(c, p) for c, p in tiles[i].candidates[1:] if p >= MIN_P and c != tiles[i].code
-                   and not c.startswith("f") and c != "back"] for i in mine}
+                   and c not in BONUS and c != BACK] for i in mine}
     trials = []  # (likelihood ratio against the readings, {tile: (code, p)})
     for i in mine:
         for c, p in options[i]:

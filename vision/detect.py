@@ -387,8 +387,8 @@ def _without_cloth(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:
     small = _resized(crop, scale * fx)
     k = np.array([small.shape[1] / (x1 - x0), small.shape[0] / (y1 - y0)])
     local = (corners - np.array([x0, y0])) * k
-    q = small // (256 // CLOTH_LEVELS)
-    bins = (q[..., 0].astype(np.int32) * CLOTH_LEVELS + q[..., 1]) * CLOTH_LEVELS + q[..., 2]
+    level = small // (256 // CLOTH_LEVELS)
+    bins = (level[..., 0].astype(np.int32) * CLOTH_LEVELS + level[..., 1]) * CLOTH_LEVELS + level[..., 2]
     centres = local.mean(axis=1, keepdims=True)
     tiles = np.zeros(small.shape[:2], np.uint8)
     inner = np.zeros(small.shape[:2], np.int32)  # 1 + the index of the find whose inside it is
