@@ -183,11 +183,11 @@ def build_net():
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--synth", type=Path, nargs="*", default=[], help="folder(s) of synthetic tables")
     ap.add_argument("--minutes", type=float, default=12.0)
     ap.add_argument("--steps", type=int, default=0,
-                    help="stop after this many steps instead (a smoke test); 0: train for --minutes")
+                    help="train for this many steps, the learning rate following the step count (the committed model: 24000); 0: train for --minutes")
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
