@@ -140,3 +140,20 @@ def test_closer_look_regions_follow_the_rows():
     assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.35 * 600 * 800
     assert _regions(np.zeros((300, 400), np.float32), (600, 800), 10.0) is None
     assert _regions(np.full((300, 400), 0.9, np.float32), (600, 800), 10.0) is None
+
+
+def test_region_first_looks_two_at_a_time_find_what_one_after_another_finds(monkeypatch):
+    """The closer looks' first look at each region runs two at a time; the finds must be the
+    very ones of looking at the regions one after another (a 12 MP-like table has regions)."""
+    import vision.detect as detect
+
+    table = make_table(np.random.default_rng(21), (2400, 1800))
+    regions, first_looks = [], detect._first_looks
+    monkeypatch.setattr(detect, "_first_looks", lambda loc, pyr, scales, boxes: (
+        regions.append(len(boxes)), first_looks(loc, pyr, scales, boxes))[1])
+    together = find_tile_quads(table.image)
+    assert regions and max(regions) >= 2  # regions were looked at two at a time
+    monkeypatch.setattr(detect, "_first_looks", lambda *args: {})
+    in_turn = find_tile_quads(table.image)
+    assert len(together) == len(in_turn) > 40
+    assert all(np.array_equal(a.corners, b.corners) for a, b in zip(together, in_turn))

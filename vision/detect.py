@@ -8,6 +8,8 @@ missed (they are often barely ten pixels wide there) lie next to ones it saw."""
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -245,6 +247,7 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
             own = float(np.clip(TILE_W_TARGET / np.median(known_w[inside]), scale / 1.5, scale * 1.5))
         scales.append(min(own, top))
     todo = [(i, 0) for i in range(len(boxes))]
+    first = _first_looks(loc, pyr, scales, boxes) if sum(map(_area, boxes)) <= REGION_MAX_FRACTION * w * h else {}
     looked = 0
     found_in: dict[int, list[TileQuad]] = {}
     while todo:
@@ -253,7 +256,7 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         looked += _area(boxes[i])
         if looked > REGION_MAX_FRACTION * w * h:
             return _look(loc, pyr, scale)[0]
-        found = _look(loc, pyr, scales[i], (x0, y0, x1, y1))[0]
+        found = first.pop(i).result()[0] if grown == 0 and i in first else _look(loc, pyr, scales[i], (x0, y0, x1, y1))[0]
         found_in[i] = found
         if not found or grown >= REGION_GROWTHS:
             continue
@@ -294,6 +297,23 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         areas = np.array([q.width * q.height for q in quads])
         quads = [q for q, a in zip(quads, areas) if a >= 0.25 * float(np.median(areas))]
     return quads
+
+
+@lru_cache(maxsize=1)
+def _look_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="tile-look")
+
+
+def _first_looks(loc, pyr: _Pyramid, scales: list[float], boxes: list[list[float]]) -> dict:
+    """Each region's first look, two at a time (futures by region).  A first look depends on
+    its own box and scale only (a region's box changes only when it grows), so the regions'
+    growing, in order, finds every first look it needs already done, with the same result as
+    one look after another; two small looks side by side keep both cores busier than one look
+    on two threads (a 185x525 look: 4.9 ms on one thread, 3.3 on two)."""
+    for sc in set(scales):
+        pyr.level(sc)  # the levels, made once here, not by both workers
+    pool = _look_pool()
+    return {i: pool.submit(lambda i=i: _look(loc, pyr, scales[i], tuple(boxes[i]))) for i in range(len(boxes))}
 
 
 def find_tile_quads(img, localizer=None) -> list[TileQuad]:
