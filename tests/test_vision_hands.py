@@ -60,6 +60,15 @@ def test_recount_skips_candidates_without_room_and_bonus_tiles_hold_one():
     assert [r.code for r in reads] == ["f1", "f3", "f2"]  # f2 already had its one copy
 
 
+def test_a_second_copy_of_a_flower_is_read_as_another_bonus_tile_not_a_suit_tile():
+    """Two tiles apart read as f2: the one likelier to be something else becomes its likeliest
+    other flower or season, never its likeliest suit tile (it lies where bonus tiles lie)."""
+    reads = [TileRead("f2", 0.9, [("f2", 0.9), ("f6", 0.05), ("3m", 0.01)]),
+             TileRead("f2", 0.5, [("f2", 0.5), ("6z", 0.3), ("f8", 0.15)])]
+    assert repair_counts(reads) == {1: "f2"}
+    assert [r.code for r in reads] == ["f2", "f8"]
+
+
 def test_recount_leaves_an_excess_no_candidate_can_fix():
     reads = [TileRead("7z", 0.99, [("7z", 0.99)]) for _ in range(5)]
     assert repair_counts(reads) == {}

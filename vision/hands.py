@@ -107,8 +107,9 @@ def _copies_allowed(code: str) -> int:
 def repair_counts(reads: list[TileRead]) -> dict[int, str]:
     """More face-up copies of a kind than a set holds (five 3m, two f1) cannot all be right:
     while there are, the copy whose next candidate (one with room left) is likeliest against
-    its reading is read as that candidate.  `reads` are corrected in place; returns
-    {tile index: what it was read as} for the warnings."""
+    its reading is read as that candidate; a copy read as a flower or season (one still read so
+    after repair_stray_bonus lies apart, where bonus tiles lie) is read only as another bonus tile.
+    `reads` are corrected in place; returns {tile index: what it was read as} for the warnings."""
     counts = Counter(r.code for r in reads if r.code != BACK)
     changed: dict[int, str] = {}
     while True:
@@ -121,6 +122,8 @@ def repair_counts(reads: list[TileRead]) -> dict[int, str]:
                 continue
             for alt, p in (r.candidates or [])[:3]:
                 if alt in (r.code, BACK) or p < REPAIR_MIN_P or counts[alt] >= _copies_allowed(alt):
+                    continue
+                if r.code in BONUS and alt not in BONUS:
                     continue
                 ratio = p / max(r.confidence, REPAIR_MIN_P)
                 if best is None or ratio > best[0]:
