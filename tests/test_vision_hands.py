@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.hands import TileRead, _repair_meld, repair_counts
+from vision.hands import TileRead, _repair_meld, repair_counts, repair_lone_tiles
 
 
 def test_a_pung_misread_in_one_tile_is_repaired_from_its_second_candidate():
@@ -67,6 +67,28 @@ def test_a_second_copy_of_a_flower_is_read_as_another_bonus_tile_not_a_suit_tile
              TileRead("f2", 0.5, [("f2", 0.5), ("6z", 0.3), ("f8", 0.15)])]
     assert repair_counts(reads) == {1: "f2"}
     assert [r.code for r in reads] == ["f2", "f8"]
+
+
+def test_a_suit_tile_in_a_run_is_never_recounted_as_a_bonus_tile_but_a_lone_one_may_be():
+    """Five 8p: inside a run the fifth copy may not become a flower (flowers lie apart); a tile
+    lying by itself may."""
+    reads = [TileRead("8p", 0.99, [("8p", 0.99)]) for _ in range(4)]
+    reads.append(TileRead("8p", 0.4, [("8p", 0.4), ("f2", 0.3), ("7p", 0.1)]))
+    assert repair_counts(list(reads)) == {4: "8p"}
+    in_run = list(reads)
+    repair_counts(in_run)
+    assert in_run[4].code == "7p"
+    alone = list(reads)
+    repair_counts(alone, lone=frozenset({4}))
+    assert alone[4].code == "f2"
+
+
+def test_a_lone_tile_read_as_a_suit_tile_is_read_as_its_likeliest_bonus_candidate():
+    reads = [TileRead("6p", 0.5, [("6p", 0.5), ("3m", 0.2), ("f6", 0.1)]),
+             TileRead("2m", 0.9, [("2m", 0.9), ("3m", 0.05), ("4m", 0.01)]),
+             TileRead("5s", 0.6, [("5s", 0.6), ("f1", 0.3), ("6s", 0.05)])]
+    assert repair_lone_tiles(reads, frozenset({0, 1})) == {0: "6p"}
+    assert [r.code for r in reads] == ["f6", "2m", "5s"]  # no bonus candidate; not lone
 
 
 def test_recount_leaves_an_excess_no_candidate_can_fix():

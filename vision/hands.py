@@ -104,11 +104,13 @@ def _copies_allowed(code: str) -> int:
     return 1 if code in BONUS else 4
 
 
-def repair_counts(reads: list[TileRead]) -> dict[int, str]:
+def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> dict[int, str]:
     """More face-up copies of a kind than a set holds (five 3m, two f1) cannot all be right:
     while there are, the copy whose next candidate (one with room left) is likeliest against
-    its reading is read as that candidate; a copy read as a flower or season (one still read so
-    after repair_stray_bonus lies apart, where bonus tiles lie) is read only as another bonus tile.
+    its reading is read as that candidate.  A copy read as a flower or season (one still read
+    so after repair_stray_bonus lies apart, where bonus tiles lie) is read only as another bonus
+    tile; a suit or honour tile becomes a bonus tile only if it lies `lone` (a tile by itself,
+    apart from the concealed run: where a bonus tile would lie), never inside a run or set.
     `reads` are corrected in place; returns {tile index: what it was read as} for the warnings."""
     counts = Counter(r.code for r in reads if r.code != BACK)
     changed: dict[int, str] = {}
@@ -123,7 +125,7 @@ def repair_counts(reads: list[TileRead]) -> dict[int, str]:
             for alt, p in (r.candidates or [])[:3]:
                 if alt in (r.code, BACK) or p < REPAIR_MIN_P or counts[alt] >= _copies_allowed(alt):
                     continue
-                if r.code in BONUS and alt not in BONUS:
+                if r.code in BONUS and alt not in BONUS or alt in BONUS and r.code not in BONUS and t not in lone:
                     continue
                 ratio = p / max(r.confidence, REPAIR_MIN_P)
                 if best is None or ratio > best[0]:
@@ -157,6 +159,23 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     return changed
 
 
+def repair_lone_tiles(reads: list[TileRead], lone: frozenset[int]) -> dict[int, str]:
+    """A tile lying by itself apart from the concealed run and the sets lies where flowers and
+    seasons lie (LAYOUT.md): read as a suit or honour tile, it is read as its likeliest candidate
+    that is a bonus tile, when it has one.  `reads` are corrected in place; returns {tile index:
+    what it was read as} for the warnings."""
+    changed: dict[int, str] = {}
+    for t in sorted(lone):
+        r = reads[t]
+        if r.code in BONUS or r.code == BACK:
+            continue
+        alt = next(((c, p) for c, p in (r.candidates or [])[:3] if c in BONUS and p >= REPAIR_MIN_P), None)
+        if alt is not None:
+            changed[t] = r.code
+            reads[t] = TileRead(alt[0], float(alt[1]), r.candidates)
+    return changed
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
     season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
@@ -168,7 +187,10 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     hands: dict[str, dict] = {}
     warnings: list[str] = []
     unbonused = repair_stray_bonus(layout, reads)
-    recounted = repair_counts(reads)
+    lone = frozenset(g.tiles[0] for sl in layout.seats for g in sl.groups
+                     if len(g.tiles) == 1 and not g.concealed and not layout.sideways[g.tiles[0]])
+    bonused = repair_lone_tiles(reads, lone)
+    recounted = repair_counts(reads, lone)
     for seat_layout in layout.seats:
         seat = seat_of(seat_layout.position, camera_seat)
         name = SEAT_NAMES[seat]
@@ -178,7 +200,11 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         for t in order:
             seat_label[t] = seat
             r = reads[t]
-            if t in unbonused and t not in recounted:
+            if t in bonused and t not in recounted:
+                warnings.append(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
+                                f"likeliest reading as a flower or season: it lies by itself, apart from "
+                                f"the sets, where bonus tiles lie): check it")
+            elif t in unbonused and t not in recounted:
                 warnings.append(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
                                 f"likeliest reading that is no flower or season: it lies among other "
                                 f"tiles, and bonus tiles lie apart): check it")
