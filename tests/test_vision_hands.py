@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from vision.hands import TileRead, _repair_meld, repair_counts, repair_lone_tiles
+from vision.hands import TileRead, _repair_meld, repair_counts, repair_lone_tiles, repair_stray_bonus
+from vision.layout import Group, SeatLayout, TableLayout
 
 
 def test_a_pung_misread_in_one_tile_is_repaired_from_its_second_candidate():
@@ -140,3 +141,32 @@ def test_a_bonus_reading_inside_a_run_of_tiles_is_read_again():
     layout = TableLayout(seats=[SeatLayout(0, [Group([0, 1, 2], 0)])], position=[0] * 3,
                          sideways=[False] * 3, quads=[], rotation=0.0)
     assert repair_stray_bonus(layout, lone) == {}  # no candidate that is no bonus tile
+
+
+def test_a_flower_read_in_a_two_tile_concealed_run_is_read_as_its_likeliest_other_tile():
+    """A winner with four sets keeps only his pair concealed: a tile of it read as a flower is a
+    misread (bonus tiles lie apart), while two flowers lying together apart stay flowers."""
+    reads = [TileRead("2z", 0.9, [("2z", 0.9)]), TileRead("f5", 0.4, [("f5", 0.4), ("f1", 0.3), ("2z", 0.2)]),
+             TileRead("f1", 0.8, [("f1", 0.8), ("f5", 0.1), ("3m", 0.01)]),
+             TileRead("f6", 0.7, [("f6", 0.7), ("f2", 0.2), ("6p", 0.02)])]
+    seat = SeatLayout(0, [Group([0, 1], 0, concealed=True), Group([2, 3], 0)])
+    layout = TableLayout([seat], [0] * 4, [False] * 4, [None] * 4, 0.0)
+    assert repair_stray_bonus(layout, reads) == {1: "f5"}
+    assert [r.code for r in reads] == ["2z", "2z", "f1", "f6"]
+
+
+def test_a_set_laid_apart_with_tiles_misread_as_flowers_is_read_as_that_set():
+    """1s 1s 1s laid apart, two of them (a painted peacock) read as flowers: the pung their
+    candidates allow is taken; three flowers lying together stay flowers."""
+    from vision.hands import repair_bonus_in_sets
+
+    reads = [TileRead("1s", 0.8, [("1s", 0.8), ("f3", 0.1), ("2s", 0.01)]),
+             TileRead("f3", 0.5, [("f3", 0.5), ("f4", 0.2), ("1s", 0.2)]),
+             TileRead("f4", 0.4, [("f4", 0.4), ("f3", 0.3), ("1s", 0.2)]),
+             TileRead("f1", 0.9, [("f1", 0.9), ("f5", 0.05), ("1s", 0.02)]),
+             TileRead("f2", 0.9, [("f2", 0.9), ("f6", 0.05), ("1s", 0.02)]),
+             TileRead("f7", 0.9, [("f7", 0.9), ("f3", 0.05), ("1s", 0.02)])]
+    seat = SeatLayout(0, [Group([0, 1, 2], 0), Group([3, 4, 5], 1)])
+    layout = TableLayout([seat], [0] * 6, [False] * 6, [None] * 6, 0.0)
+    assert repair_bonus_in_sets(layout, reads) == {1: "f3", 2: "f4"}
+    assert [r.code for r in reads] == ["1s", "1s", "1s", "f1", "f2", "f7"]

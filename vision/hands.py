@@ -141,14 +141,15 @@ def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> 
 
 def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
     """Flowers and seasons lie apart from the sets (LAYOUT.md): a tile read as one inside a run
-    of other tiles (most of its group read as no bonus tile) is read as its likeliest candidate
-    that is not a bonus tile, when it has one.  `reads` are corrected in place; returns {tile
+    of other tiles (most of its group read as no bonus tile, or any of the concealed run: a
+    winner's pair may be all that is left of it) is read as its likeliest candidate that is not a
+    bonus tile, when it has one.  `reads` are corrected in place; returns {tile
     index: what it was read as} for the warnings."""
     changed: dict[int, str] = {}
     for seat_layout in layout.seats:
         for g in seat_layout.groups:
             bonus = [t for t in g.tiles if reads[t].code in BONUS]
-            if not bonus or 2 * len(bonus) >= len(g.tiles):
+            if not bonus or 2 * len(bonus) >= len(g.tiles) and not (g.concealed and len(bonus) < len(g.tiles)):
                 continue
             for t in bonus:
                 alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
@@ -176,6 +177,29 @@ def repair_lone_tiles(reads: list[TileRead], lone: frozenset[int]) -> dict[int, 
     return changed
 
 
+def repair_bonus_in_sets(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
+    """A group of three or four tiles laid apart, some read as flowers or seasons and the rest
+    no set by themselves, is a set with misread tiles when the tiles' candidates allow one (a
+    painted 1-bamboo read as a flower): it is read as the likeliest such set (as _repair_meld).
+    `reads` are corrected in place; returns {tile index: what it was read as}."""
+    changed: dict[int, str] = {}
+    for seat_layout in layout.seats:
+        for g in seat_layout.groups:
+            if g.concealed or len(g.tiles) not in (3, 4):
+                continue
+            rest = [reads[t].code for t in g.tiles if reads[t].code not in BONUS]
+            if len(rest) == len(g.tiles) or not rest or (len(rest) in (3, 4) and _meld(rest)):
+                continue
+            repaired = _repair_meld([reads[t] for t in g.tiles])
+            if repaired is None:
+                continue
+            for t, code in zip(g.tiles, repaired[1]):
+                if code != reads[t].code:
+                    changed[t] = reads[t].code
+                    reads[t] = TileRead(code, float(dict(reads[t].candidates).get(code, 0.0)), reads[t].candidates)
+    return changed
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
     season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
@@ -190,6 +214,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     lone = frozenset(g.tiles[0] for sl in layout.seats for g in sl.groups
                      if len(g.tiles) == 1 and not g.concealed and not layout.sideways[g.tiles[0]])
     bonused = repair_lone_tiles(reads, lone)
+    in_sets = repair_bonus_in_sets(layout, reads)
     recounted = repair_counts(reads, lone)
     for seat_layout in layout.seats:
         seat = seat_of(seat_layout.position, camera_seat)
@@ -200,7 +225,11 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         for t in order:
             seat_label[t] = seat
             r = reads[t]
-            if t in bonused and t not in recounted:
+            if t in in_sets and t not in recounted:
+                warnings.append(f"{name}: tile {number[t]} read as {in_sets[t]}, taken as {r.code} (it lies "
+                                f"in a group laid apart, and the likeliest set the group's readings allow "
+                                f"holds it): check it")
+            elif t in bonused and t not in recounted:
                 warnings.append(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
                                 f"likeliest reading as a flower or season: it lies by itself, apart from "
                                 f"the sets, where bonus tiles lie): check it")
