@@ -170,3 +170,14 @@ def test_a_set_laid_apart_with_tiles_misread_as_flowers_is_read_as_that_set():
     layout = TableLayout([seat], [0] * 6, [False] * 6, [None] * 6, 0.0)
     assert repair_bonus_in_sets(layout, reads) == {1: "f3", 2: "f4"}
     assert [r.code for r in reads] == ["1s", "1s", "1s", "f1", "f2", "f7"]
+
+
+def test_flowers_and_seasons_never_make_a_set():
+    from vision.hands import _meld
+
+    assert _meld(["f1", "f1", "f1"]) is None and _meld(["f1", "f2", "f3", "f4"]) is None
+    reads = [TileRead("2z", 0.5, [("2z", 0.5), ("f1", 0.4), ("3z", 0.05)]),
+             TileRead("f1", 0.6, [("f1", 0.6), ("2z", 0.3), ("f5", 0.05)]),
+             TileRead("f1", 0.6, [("f1", 0.6), ("2z", 0.3), ("f5", 0.05)])]
+    meld, codes = _repair_meld(reads)  # f1 f1 f1 would be likelier, were it a set
+    assert codes == ["2z", "2z", "2z"] and meld["kind"] == "pung"

@@ -40,7 +40,10 @@ def seat_of(position: int, camera_seat: str) -> str:
 
 
 def _meld(codes: list[str]) -> dict | None:
-    """A chow, pung or kong from a laid-out group, reading face-down tiles as LAYOUT.md says."""
+    """A chow, pung or kong from a laid-out group, reading face-down tiles as LAYOUT.md says
+    (flowers and seasons make no set)."""
+    if any(c in BONUS for c in codes):
+        return None
     up = [c for c in codes if c != BACK]
     downs = [i for i, c in enumerate(codes) if c == BACK]
     if len(codes) == 4 and up and len(set(up)) == 1:
