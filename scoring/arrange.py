@@ -187,9 +187,9 @@ def to_counts(tiles: list[str] | tuple[str, ...]) -> bytes | list[int]:
 
 
 def _groups_with(code: str) -> tuple[Group, ...]:
-    """The concealed groups of a split that hold ``code``, in the order splits list them (by their
-    lowest tile, then pung, pair, chow): chows from two and one below, the pung, the pair, the
-    chow from ``code``."""
+    """The concealed groups of a split that hold ``code``: chows from two and one below, the
+    pung, the pair, the chow from ``code`` (the order splits list them: by their lowest tile,
+    then pung, pair, chow)."""
     i = INDEX[code]
     chows = [] if code[1] == "z" else [KINDS[j] for j in (i - 2, i - 1, i) if j >= 0 and KINDS[j][1] == code[1]
                                        and int(KINDS[j][0]) <= 7]
@@ -212,7 +212,9 @@ class _Segment:
 
 SEGMENTS = (_Segment(0, 9, SUIT_SPLITS, SUIT_ONLY_SPLITS), _Segment(9, 18, SUIT_SPLITS, SUIT_ONLY_SPLITS),
             _Segment(18, 27, SUIT_SPLITS, SUIT_ONLY_SPLITS), _Segment(27, 34, HONOUR_SPLITS, HONOUR_ONLY_SPLITS))
-GROUPS_WITH = {code: _groups_with(code) for code in KINDS}  # tile -> the groups of a split holding it
+# Tile -> the groups of a split holding it, as a set: the groups of a split that hold the winning
+# tile are then one set intersection (groups hash by identity, they are interned).
+GROUPS_WITH = {code: frozenset(_groups_with(code)) for code in KINDS}
 SEGMENT_OF = [k for k, segment in enumerate(SEGMENTS) for _ in range(segment.lo, segment.hi)]  # kind -> segment
 _SUITS = SEGMENTS[:3]
 

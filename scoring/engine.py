@@ -106,11 +106,12 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
                 found.append(Winner(facts, groups, None))
                 continue
             shape = None  # the groups' shape_of, shared by the roles that keep them
-            # Groups are interned and listed in tile order: each group holding the tile, in the
-            # order of the split, gives one role (equal groups side by side, the first of them).
-            for group in GROUPS_WITH[tile]:
-                if group not in split:
-                    continue
+            # Each kind of group holding the tile gives one role, in the order of the split; equal
+            # groups are one role, the first of them (groups are interned: equal means identical).
+            holding = GROUPS_WITH[tile].intersection(split)
+            if len(holding) > 1:
+                holding = sorted(holding, key=split.index)
+            for group in holding:
                 role = split.index(group)
                 if claimed and group.kind == "pung":
                     exposed = split[:role] + (Group.of("pung", group.tile, exposed=True),) + split[role + 1 :]
@@ -262,10 +263,35 @@ def evaluate(raw: dict | Case) -> TableResult:
     return _score_ordinary(case)
 
 
+def _lone_winner_json(case: Case) -> dict[str, Any]:
+    """``evaluate(case).to_json()`` for an ordinary case (no ``kind``) holding the winner's hand
+    alone, written out straight away: no :class:`TableResult`, no transfers as tuples to convert.
+    (tests/test_scoring_rules.py checks that both give the same result.)"""
+    ruleset, params, winner = case.ruleset, case.params, case.winner
+    double = east_double(ruleset, params)
+    scored = score_winner(winner, ruleset, params, case.round_wind)
+    seat, score = winner.seat, scored.score
+    out: dict[str, Any] = {} if case.id is None else {"id": case.id}
+    out["ruleset"] = ruleset
+    out["winner"] = seat
+    out["score"] = score
+    if scored.uncapped is not None:
+        out["uncapped_score"] = scored.uncapped
+    out["items"] = list(map(list, scored.items))
+    out["doubles"] = list(map(list, scored.doubles)) if scored.doubles else []
+    out["limit_hand"] = scored.limit_hand
+    out["payments_scope"] = "winner-only"
+    out["payments"], out["transfers"] = settle.winner_only_json(seat, score, double)
+    return out
+
+
 def score_table(raw: Any) -> dict[str, Any]:
     """Score one case in the vectors.json format; invalid input gives ``{"error": {code, message}}``."""
     try:
-        return evaluate(raw).to_json()
+        case = raw if isinstance(raw, Case) else parse_case(raw)
+        if case.kind is None and case.winner is not None and len(case.hands) == 1:
+            return _lone_winner_json(case)
+        return evaluate(case).to_json()
     except ScoringError as err:
         out: dict[str, Any] = {"error": err.to_json()}
         if isinstance(raw, dict) and "id" in raw:

@@ -65,6 +65,15 @@ def winner_only_net(winner: str, score: int, east_double: bool = True) -> dict[s
     return {"E": e * score, "S": s * score, "W": w * score, "N": n * score}
 
 
+def winner_only_json(winner: str, score: int, east_double: bool = True) -> tuple[dict[str, int], list[list]]:
+    """:func:`winner_only_net` and :func:`winner_only` (as lists, the JSON rows of the transfers)
+    in one step, for a result that is written out straight away."""
+    (a, fa), (b, fb), (c, fc) = _WINNER_PAYERS[east_double][winner]
+    e, s, w, n = _WINNER_NET[east_double][winner]
+    return ({"E": e * score, "S": s * score, "W": w * score, "N": n * score},
+            [[a, winner, fa * score], [b, winner, fb * score], [c, winner, fc * score]])
+
+
 def net(transfers: list[Transfer]) -> dict[str, int]:
     """Net gain (+) or loss (-) per seat; always sums to zero."""
     payments = {"E": 0, "S": 0, "W": 0, "N": 0}

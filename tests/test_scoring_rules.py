@@ -214,3 +214,26 @@ def test_fourth_tile_double_is_part_two_only():
     for ruleset in ("pung-chow", "classical"):
         doubles = score_table(case(ruleset, [hand]))["doubles"]
         assert not any(label == "fourth-tile-of-exposed-pung" for label, _ in doubles)
+
+
+def test_lone_winner_shortcut_matches_the_general_result():
+    """score_table writes a lone winner's result straight away; evaluate().to_json() builds it
+    through a TableResult: both must agree, key order included."""
+    import json
+    from pathlib import Path
+
+    from scoring import evaluate
+
+    vectors = json.loads((Path(__file__).resolve().parent / "data" / "vectors.json").read_text())
+    lone = [c for c in vectors if len(c["hands"]) == 1 and not c.get("kind") and c["hands"][0].get("winner")]
+    lone += [case(ruleset, [winner(seat, "123m456p789s111z22z", tile=tile, win_by=how)], params=params)
+             for ruleset, params in (("pung-chow", {}), ("pung-chow-limit", LIMIT), ("classical", CLASSICAL),
+                                     ("classical", {"east_double": False}))
+             for seat in "ESWN" for tile, how in (("3m", "self-draw"), ("1z", "discard"), ("2z", "loose-tile"))]
+    checked = 0
+    for raw in lone:
+        fast = score_table(raw)
+        if "error" not in fast:
+            assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
+            checked += 1
+    assert checked > 80

@@ -14,6 +14,7 @@ from .common import (
     honour_sets_of,
     own_bonus_doubles,
     non_winner_groups,
+    pung_items,
     set_items,
     wind_sets,
 )
@@ -110,13 +111,14 @@ def limit_hand(w: Winner, params: dict) -> str | None:
             return "A-all-winds-and-dragons"
         if w.facts.all_terminals:
             return "E-all-ones-and-nines"
-    sets, pair = w.sets, w.pair
+    # Without a chow the sets are the pungs; no chow holds a wind.
+    pungs, pair = w.pungs, w.pair
     if w.honour_sets:
-        if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
+        if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in pungs):
             return "B-three-winds-pair-fourth"
         if count_dragon_sets(w.honour_sets) == 3:
             return "F-three-dragons"
-    if not w.has_chow and all(not g.exposed for g in sets):
+    if not w.has_chow and all(not g.exposed for g in pungs):
         return "G-concealed-pungs"
     return None
 
@@ -140,7 +142,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if not w.has_chow:
         items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
     if w.pungs:
-        items += set_items(w.pungs)
+        items += pung_items(w.pungs)
     if w.pair.is_honour:  # only pairs of dragons and winds can score
         items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
     if hand.bonus_tiles:

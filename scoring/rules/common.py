@@ -18,7 +18,7 @@ from ..arrange import (
     points_key,
 )
 from ..case import Hand
-from ..tiles import bonus_wind
+from ..tiles import KINDS, bonus_wind
 
 # Points for a pung or kong: (kind, is a head, concealed) -> points.  Shared by Harr's Part I,
 # the non-winning hands of Part II, and the classical rules (their tables agree).
@@ -104,13 +104,14 @@ class WinningHand:
         self.drawn = win_by == "self-draw" or win_by == "loose-tile"
         packed = hand.packed
         # The concealed tiles' segment keys (arrange.segment_keys, worked out here).
-        self.keys = keys = [packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216]
+        m, p, s, z = packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216
+        self.keys = [m, p, s, z]
         if hand.melds:
             self.held = held = packed + hand.meld_packed  # every tile held, packed (arrange.pack)
             self.category = suit_category(held)  # the hand's suit_category
         else:  # the concealed tiles are all: the category is read from their segments
             self.held = packed
-            self.category = _CATEGORY[keys[0] != 0, keys[1] != 0, keys[2] != 0, keys[3] != 0]
+            self.category = _CATEGORY[m != 0, p != 0, s != 0, z != 0]
         self._single_wait: bool | None = None
 
     @property
@@ -143,13 +144,14 @@ class WinningHand:
 class Winner:
     """The winner's hand in one arrangement: groups with exposure resolved, and how it was won.
 
-    ``sets`` are the groups but the pair, ``pungs`` the pungs and kongs among them,
-    ``honour_sets`` the pungs and kongs of winds and dragons (which most rules look at), all in
-    the groups' order.  ``shape`` hands over these (:func:`shape_of` of ``groups``) when the caller
-    has worked them out already, for another role of the winning tile in the same groups."""
+    ``pungs`` are the pungs and kongs among the groups, ``honour_sets`` the pungs and kongs of
+    winds and dragons (which most rules look at), both in the groups' order; ``sets`` (the groups
+    but the pair) are listed on demand: without a chow they are the pungs.  ``shape`` hands over
+    :func:`shape_of` of ``groups`` when the caller has worked it out already, for another role of
+    the winning tile in the same groups."""
 
     __slots__ = ("facts", "hand", "own_wind", "round_wind", "win_by", "winning_tile", "drawn", "category", "groups",
-                 "winning_index", "special", "sets", "pungs", "pair", "has_chow", "honour_sets")
+                 "winning_index", "special", "pungs", "pair", "has_chow", "honour_sets")
 
     def __init__(self, facts: WinningHand, groups: tuple[Group, ...], winning_index: int | None,
                  special: str | None = None, shape: "Shape | None" = None):
@@ -158,7 +160,12 @@ class Winner:
         self.win_by, self.winning_tile, self.drawn = facts.win_by, facts.winning_tile, facts.drawn
         self.category = facts.category
         self.groups, self.winning_index, self.special = groups, winning_index, special
-        self.sets, self.pungs, self.pair, self.has_chow, self.honour_sets = shape or shape_of(groups)
+        self.pungs, self.pair, self.has_chow, self.honour_sets = shape or shape_of(groups)
+
+    @property
+    def sets(self) -> list[Group]:
+        """The groups but the pair, in order."""
+        return [g for g in self.groups if g.kind != "pair"]
 
     @property
     def winning_group(self) -> Group | None:
@@ -170,35 +177,46 @@ class Winner:
         return self.facts.single_wait
 
 
-Shape = tuple[list[Group], list[Group], "Group | None", bool, list[Group]]
+Shape = tuple[list[Group], "Group | None", bool, list[Group]]
 
 
 def shape_of(groups: tuple[Group, ...]) -> Shape:
-    """``(sets, pungs, pair, has_chow, honour_sets)`` of an arrangement (see :class:`Winner`)."""
-    sets: list[Group] = []
+    """``(pungs, pair, has_chow, honour_sets)`` of an arrangement (see :class:`Winner`)."""
     pungs: list[Group] = []
     honour_sets: list[Group] = []
     pair = None
     has_chow = False
     for g in groups:
-        kind = g.kind
-        if kind == "pair":
-            if pair is None:
-                pair = g
-        else:
-            sets.append(g)
-            if kind == "chow":
-                has_chow = True
-            else:
-                pungs.append(g)
-                if g.is_honour_set:
-                    honour_sets.append(g)
-    return sets, pungs, pair, has_chow, honour_sets
+        if g.is_set_of_a_kind:
+            pungs.append(g)
+            if g.is_honour:
+                honour_sets.append(g)
+        elif g.kind == "chow":
+            has_chow = True
+        elif pair is None:
+            pair = g
+    return pungs, pair, has_chow, honour_sets
 
 
-def set_items(sets: list[Group], table: dict = SET_POINTS) -> list[tuple[str, int]]:
-    """An item for every pung and kong (chows score nothing)."""
-    return [(g.label, table[g.points_key]) for g in sets if g.is_set_of_a_kind]
+def set_item_table(points: dict) -> dict[Group, tuple[str, int]]:
+    """Every pung and kong group -> its item (label, points) under a set-points table; built once,
+    at import, from the table (groups are interned and hash by identity)."""
+    groups = (Group.of(kind, tile, exposed, declared) for kind in ("pung", "kong") for tile in KINDS
+              for exposed in (False, True) for declared in (False, True))
+    return {g: (g.label, points[g.points_key]) for g in groups}
+
+
+SET_ITEMS = set_item_table(SET_POINTS)
+
+
+def set_items(sets: list[Group], table: dict = SET_ITEMS) -> list[tuple[str, int]]:
+    """An item for every pung and kong (chows score nothing); ``table`` from :func:`set_item_table`."""
+    return [table[g] for g in sets if g.is_set_of_a_kind]
+
+
+def pung_items(pungs: list[Group], table: dict = SET_ITEMS) -> list[tuple[str, int]]:
+    """:func:`set_items` of a list holding only pungs and kongs (a winner's ``pungs``)."""
+    return list(map(table.__getitem__, pungs))
 
 
 def meld_groups(hand: Hand) -> tuple[Group, ...]:

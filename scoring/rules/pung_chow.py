@@ -11,6 +11,7 @@ from .common import (
     honour_sets_of,
     own_bonus_doubles,
     non_winner_groups,
+    pung_items,
     set_items,
     suit_category,
     wind_sets,
@@ -56,7 +57,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     if w.only_place:
         items.append(("only-place", BONUS_POINTS["only-place"]))
     if w.pungs:
-        items += set_items(w.pungs)
+        items += pung_items(w.pungs)
     pair = w.pair
     if pair is not None and pair.is_honour:  # only pairs of dragons and winds can score
         items += _pair_items((pair,), w.own_wind)

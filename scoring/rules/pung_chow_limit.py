@@ -35,6 +35,8 @@ from .common import (
     dragon_set_doubles,
     honour_sets_of,
     non_winner_groups,
+    pung_items,
+    set_item_table,
     set_items,
     wind_sets,
 )
@@ -46,6 +48,7 @@ NO_OTHER_SCORE = 10
 # The winning hand's concealed pungs are worth more than other hands' (2.6).
 # (Updating SET_POINTS's keys keeps its key objects, those of arrange.points_key.)
 WINNER_SET_POINTS = {**SET_POINTS, ("pung", False, True): 6, ("pung", True, True): 10}
+WINNER_SET_ITEMS = set_item_table(WINNER_SET_POINTS)
 # Pair completing the hand: (own wind in own round, head) -> (punged, drawn).
 COMPLETING_PAIR = {(True, True): (6, 8), (False, True): (4, 6), (False, False): (2, 4)}
 # Sequence completed by the winning tile: wait -> (chowed, drawn); 0 means no item.
@@ -103,15 +106,16 @@ def limit_hand(w: Winner) -> str | None:
         return "east-original-hand"
     if not w.groups:
         return None
-    sets, pair = w.sets, w.pair
-    if not w.has_chow and pair.is_head and all(g.is_head for g in sets):
+    # Without a chow the sets are the pungs; no chow holds a wind.
+    pungs, pair = w.pungs, w.pair
+    if not w.has_chow and pair.is_head and all(g.is_head for g in pungs):
         return "heads-sets-only"
     winds = count_wind_sets(w.honour_sets) if w.honour_sets else 0
     if winds == 4:
         return "four-winds"
-    if winds == 3 and pair.is_wind and not any(g.tile == pair.tile for g in sets):
+    if winds == 3 and pair.is_wind and not any(g.tile == pair.tile for g in pungs):
         return "three-winds-pair-fourth"
-    if not w.has_chow and all(g.kind == "kong" for g in sets):
+    if not w.has_chow and all(g.kind == "kong" for g in pungs):
         return "four-kongs"
     if w.honour_sets and count_dragon_sets(w.honour_sets) == 3:
         return "three-dragons"
@@ -157,7 +161,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         return HandScore.limit(name, limit_value(params))
     items = [("mah-jongg", mj_bonus(params))]
     if w.pungs:
-        items += set_items(w.pungs, WINNER_SET_POINTS)
+        items += pung_items(w.pungs, WINNER_SET_ITEMS)
     won = w.winning_group
     how = 1 if w.drawn else 0
     if won is not None and won.kind == "pair":
