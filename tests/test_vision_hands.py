@@ -181,3 +181,26 @@ def test_flowers_and_seasons_never_make_a_set():
              TileRead("f1", 0.6, [("f1", 0.6), ("2z", 0.3), ("f5", 0.05)])]
     meld, codes = _repair_meld(reads)  # f1 f1 f1 would be likelier, were it a set
     assert codes == ["2z", "2z", "2z"] and meld["kind"] == "pung"
+
+
+def test_a_concealed_kong_with_an_end_tile_not_found_is_read_as_that_kong():
+    """back 3m 3m laid apart: a concealed pung turns its middle tile down, so a face-down tile at
+    an end is a concealed kong's, one of whose tiles was missed; it is taken as that kong, with a
+    warning, and the hand's count comes out right."""
+    from vision.hands import _meld, read_hands
+
+    assert _meld(["back", "3m", "3m"]) == {"kind": "kong", "tiles": "3333m", "exposed": False}
+    assert _meld(["3m", "3m", "back"])["kind"] == "kong"
+    assert _meld(["back", "3m", "back"])["tiles"] == "3333m"
+    assert _meld(["3m", "back", "3m"]) == {"kind": "pung", "tiles": "333m", "exposed": False}
+    assert _meld(["back", "3m", "4m"]) is None and _meld(["back", "back", "back"]) is None
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "back", "3m", "3m"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    seat = SeatLayout(0, [Group(list(range(11)), 0, concealed=True), Group([11, 12, 13], 0)])
+    layout = TableLayout([seat], [0] * 14, [False] * 14, [None] * 14, 0.0)
+    _, group, hands, warnings = read_hands(layout, reads, "E")
+    assert hands["E"]["melds"] == [{"kind": "kong", "tiles": "3333m", "exposed": False}]
+    assert group[11:] == ["meld-1"] * 3
+    assert any("concealed kong with one tile not found" in w and "tiles 12, 13, 14" in w for w in warnings)
+    assert not any("has" in w and "tiles (a hand holds" in w for w in warnings)

@@ -52,6 +52,10 @@ def _meld(codes: list[str]) -> dict | None:
         return {"kind": "kong", "tiles": format_tiles([up[0]] * 4), "exposed": False}
     if len(codes) == 3 and downs == [1] and up[0] == up[1]:
         return {"kind": "pung", "tiles": format_tiles([up[0]] * 3), "exposed": False}
+    if len(codes) == 3 and downs in ([0], [2], [0, 2]) and len(set(up)) == 1:
+        # a face-down tile at an end is a concealed kong's (a concealed pung turns its middle
+        # tile down): one of the kong's four tiles was not found
+        return {"kind": "kong", "tiles": format_tiles([up[0]] * 4), "exposed": False}
     if len(codes) == 3 and not downs:
         if len(set(codes)) == 1:
             return {"kind": "pung", "tiles": format_tiles(codes), "exposed": True}
@@ -269,6 +273,11 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 continue
             meld = _meld([reads[t].code for t in tiles])
             parts = _sets_together([reads[t].code for t in tiles]) if meld is None else None
+            if meld is not None and meld["kind"] == "kong" and len(tiles) == 3:
+                shown = " ".join(reads[t].code for t in tiles)
+                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) are "
+                                f"a concealed kong with one tile not found (a face-down tile lies at an "
+                                f"end): taken as the kong {meld['tiles']}: check it")
             if parts:
                 shown = " ".join(reads[t].code for t in tiles)
                 kinds = [p[0]["kind"] for p in parts]
