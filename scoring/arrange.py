@@ -140,10 +140,13 @@ def pack_text(text: str) -> int | None:
     runs = text.replace("m", "m,").replace("p", "p,").replace("s", "s,").replace("z", "z,").split(",")
     if runs.pop():  # something after the last suit letter
         return None
+    packed = 0
     try:
-        return sum(map(RUNS.__getitem__, runs))
+        for run in runs:  # (a loop costs less than sum(map(...)) here: no method wrapper per run)
+            packed += RUNS[run]
     except KeyError:
         return _pack_long_runs(runs)
+    return packed
 
 
 def _pack_long_runs(runs: list[str]) -> int | None:
@@ -206,7 +209,7 @@ class _Segment:
     def __init__(self, lo: int, hi: int, table: dict, only: dict):
         self.lo, self.hi, self.table, self.only = lo, hi, table, only  # every split; the only split
         self.waits = waits_table(hi - lo)  # segment one tile short -> bit mask of the kinds completing it
-        self.groups = [Group.of(LOCAL_KIND[gid % 3], KINDS[lo + gid // 3]) for gid in range(3 * (hi - lo))]
+        self.groups = tuple(Group.of(LOCAL_KIND[gid % 3], KINDS[lo + gid // 3]) for gid in range(3 * (hi - lo)))
         self.units = [1 << (8 * i) for i in range(hi - lo)]
 
 

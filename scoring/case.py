@@ -338,6 +338,11 @@ def validate_table(case: Case) -> None:
         hand = hands[0]
         bonus = hand.bonus_tiles
         winners = [hand] if hand.winner else []
+        packed = hand.packed
+        if packed is not None and not hand.melds and hand.size <= 0x84:  # (_over_four of this hand)
+            over_four = (packed + _OVER_FOUR) & _TOP_BITS != 0
+        else:
+            over_four = _over_four(hands)
     else:
         seats = set()
         bonus = []
@@ -352,7 +357,8 @@ def validate_table(case: Case) -> None:
             for seat, n in Counter(h.seat for h in hands).items():
                 if n > 1:
                     raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
-    if _over_four(hands):
+        over_four = _over_four(hands)
+    if over_four:
         _too_many_copies(case)
     if len(bonus) > 1 and len(set(bonus)) != len(bonus):
         for code, n in sorted(Counter(bonus).items()):

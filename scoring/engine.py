@@ -271,10 +271,10 @@ def _lone_winner_json(case: Case) -> dict[str, Any]:
     double = east_double(ruleset, params)
     scored = score_winner(winner, ruleset, params, case.round_wind)
     seat, score = winner.seat, scored.score
-    out: dict[str, Any] = {} if case.id is None else {"id": case.id}
-    out["ruleset"] = ruleset
-    out["winner"] = seat
-    out["score"] = score
+    if case.id is None:
+        out: dict[str, Any] = {"ruleset": ruleset, "winner": seat, "score": score}
+    else:
+        out = {"id": case.id, "ruleset": ruleset, "winner": seat, "score": score}
     if scored.uncapped is not None:
         out["uncapped_score"] = scored.uncapped
     out["items"] = list(map(list, scored.items))

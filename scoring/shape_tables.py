@@ -8,7 +8,7 @@ every split of it, each a sorted tuple of local group ids ``3 * rank + KIND_ORDE
 Sorting by id lists groups by their lowest tile (pung, then pair, then chow at the same tile),
 and sorting the splits orders them as a depth-first search from the lowest tile would find them,
 so the engine keeps the arrangement order it always had.  Each split is stored as a function
-that picks its groups out of a segment's list of groups (an ``itemgetter``); the segments that
+that picks its groups out of a segment's tuple of groups (an ``itemgetter``); the segments that
 split only one way (nearly all) are also kept with their one split (:func:`only_splits`), so the
 common hand is a dictionary look-up per segment.  The tables are built when the module is
 imported and never depend on the hands scored.  The wait tables (which kinds complete a segment
@@ -58,17 +58,17 @@ def _build(size: int, chows: bool) -> dict[int, tuple["Picker", ...]]:
     return {key: tuple(map(_picker, sorted(splits))) for key, splits in table.items()}
 
 
-Picker = Callable[[list], tuple]
+Picker = Callable[[tuple], tuple]
 
 
 def _picker(ids: tuple[int, ...]) -> Picker:
-    """A function taking a segment's groups (by local id) to the split's tuple of groups."""
+    """A function taking a segment's groups (a tuple, by local id) to the split's tuple of groups.
+    (A split of one group or none picks a slice of the tuple: a tuple too, with no Python call.)"""
     if len(ids) > 1:
         return itemgetter(*ids)
     if ids:
-        only = ids[0]
-        return lambda groups: (groups[only],)
-    return lambda groups: ()
+        return itemgetter(slice(ids[0], ids[0] + 1))
+    return itemgetter(slice(0, 0))
 
 
 SUIT_SPLITS = _build(9, chows=True)
