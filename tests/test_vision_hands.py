@@ -204,3 +204,51 @@ def test_a_concealed_kong_with_an_end_tile_not_found_is_read_as_that_kong():
     assert group[11:] == ["meld-1"] * 3
     assert any("concealed kong with one tile not found" in w and "tiles 12, 13, 14" in w for w in warnings)
     assert not any("has" in w and "tiles (a hand holds" in w for w in warnings)
+
+
+def test_a_group_read_as_flowers_that_leaves_a_hand_short_is_read_as_a_pair_or_set():
+    """South's pair of 2z (a brush-written wind) laid apart and read as two flowers leaves the
+    hand at 11 tiles: the pair their candidates allow is taken.  A seat already at 13 keeps
+    its two flowers lying together, and so does one whose tiles share no candidate."""
+    from vision.hands import read_hands, repair_short_hands
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3z", "3z"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads += [TileRead("f5", 0.35, [("f5", 0.35), ("f1", 0.2), ("2z", 0.15)]),
+              TileRead("f1", 0.3, [("f1", 0.3), ("2z", 0.25), ("f7", 0.1)])]
+    seat = SeatLayout(0, [Group(list(range(11)), 0, concealed=True), Group([11, 12], 0)])
+    layout = TableLayout([seat], [0] * 13, [False] * 13, [None] * 13, 0.0)
+    _, group, hands, warnings = read_hands(layout, reads, "S")
+    assert hands["S"]["concealed"] == "123m456p789s2233z" and hands["S"]["bonus_tiles"] == ""
+    assert group[11:] == ["concealed", "concealed"]
+    assert any("tile 12 read as f5, taken as 2z" in w and "short of 13" in w for w in warnings)
+
+    full = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes + ["4z", "4z"]]
+    full += [TileRead("f5", 0.35, [("f5", 0.35), ("f1", 0.2), ("2z", 0.15)]),
+             TileRead("f1", 0.3, [("f1", 0.3), ("2z", 0.25), ("f7", 0.1)])]
+    seat = SeatLayout(0, [Group(list(range(13)), 0, concealed=True), Group([13, 14], 0)])
+    assert repair_short_hands(TableLayout([seat], [0] * 15, [False] * 15, [None] * 15, 0.0), full) == {}
+
+    apart = reads[:11] + [TileRead("f5", 0.35, [("f5", 0.35), ("f1", 0.2), ("3m", 0.15)]),
+                          TileRead("f1", 0.3, [("f1", 0.3), ("2z", 0.25), ("f7", 0.1)])]
+    seat = SeatLayout(0, [Group(list(range(11)), 0, concealed=True), Group([11, 12], 0)])
+    assert repair_short_hands(TableLayout([seat], [0] * 13, [False] * 13, [None] * 13, 0.0), apart) == {}
+
+
+def test_a_short_hand_takes_the_set_however_unlikely_its_candidates():
+    """Three tiles read f1 2z f1 (a brush South wind pung: 2z only third for the two flowers) leave
+    West at 11 tiles: the count speaks for the pung though repair_bonus_in_sets alone refuses it."""
+    from vision.hands import read_hands, repair_bonus_in_sets
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3z"]
+    def reads():
+        rs = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+        return rs + [TileRead("f1", 0.33, [("f1", 0.33), ("f5", 0.22), ("2z", 0.022)]),
+                     TileRead("2z", 0.24, [("2z", 0.24), ("f7", 0.1), ("f6", 0.07)]),
+                     TileRead("f1", 0.35, [("f1", 0.35), ("f7", 0.11), ("2z", 0.031)])]
+    seat = SeatLayout(0, [Group(list(range(10)), 0, concealed=True), Group([10, 11, 12], 0)])
+    layout = TableLayout([seat], [0] * 13, [False] * 13, [None] * 13, 0.0)
+    assert repair_bonus_in_sets(layout, reads()) == {}
+    _, group, hands, _ = read_hands(layout, reads(), "W")
+    assert hands["W"]["melds"] == [{"kind": "pung", "tiles": "222z", "exposed": True}]
+    assert hands["W"]["bonus_tiles"] == "" and group[10:] == ["meld-1"] * 3

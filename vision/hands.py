@@ -22,6 +22,9 @@ LOW_CONFIDENCE = 0.6
 #: a laid-out group that reads as no set is read again from each tile's candidates; the likeliest
 #: set they allow is taken when it is at least this likely relative to the first readings
 REPAIR_RATIO = 0.05
+#: the same when the group's reading leaves its seat's hand short by just what a set or pair
+#: there would make up: the count speaks for the set
+SHORT_RATIO = 0.0
 #: candidates less likely than this are not tried
 REPAIR_MIN_P = 0.02
 
@@ -87,9 +90,10 @@ def _sets_together(codes: list[str]) -> list[tuple[dict, tuple[int, int]]] | Non
     return cut(0)
 
 
-def _repair_meld(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
+def _repair_meld(reads: list[TileRead], ratio: float = REPAIR_RATIO) -> tuple[dict, list[str]] | None:
     """The likeliest chow, pung or kong that the tiles' candidate readings allow (LAYOUT.md: a
-    group laid apart from the concealed run is a set), and the codes it takes, or None."""
+    group laid apart from the concealed run is a set), and the codes it takes, or None when
+    there is none at least `ratio` as likely as the first readings."""
     options = []
     for r in reads:
         cands = [(c, p) for c, p in (r.candidates or [])[:3] if p >= REPAIR_MIN_P]
@@ -102,7 +106,7 @@ def _repair_meld(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
         if meld is None:
             continue
         prob = math.prod(p for _, p in combo)
-        if prob >= REPAIR_RATIO * first and (best is None or prob > best[0]):
+        if prob >= ratio * first and (best is None or prob > best[0]):
             best = (prob, meld, codes)
     return (best[1], best[2]) if best else None
 
@@ -207,6 +211,63 @@ def repair_bonus_in_sets(layout: TableLayout, reads: list[TileRead]) -> dict[int
     return changed
 
 
+def _group_count(codes: list[str], concealed: bool) -> int:
+    """How many of a hand's 13 (or 14) tiles a group holds as read: a set counts three (a kong's
+    fourth tile is extra), anything else each of its tiles; bonus and face-down concealed tiles
+    count nothing."""
+    tiles = [c for c in codes if c not in BONUS]
+    if not concealed and len(tiles) in (3, 4) and _meld(tiles):
+        return 3
+    return sum(1 for c in tiles if not (concealed and c == BACK))
+
+
+def _likeliest_pair(reads: list[TileRead], ratio: float = REPAIR_RATIO) -> str | None:
+    """The kind (no bonus tile) both tiles' candidates allow that is likeliest for the two, if the
+    pair is at least `ratio` as likely as the first readings."""
+    first = math.prod(max(r.confidence, REPAIR_MIN_P) for r in reads)
+    both = [{c: p for c, p in (r.candidates or [])[:3] if p >= REPAIR_MIN_P and c not in BONUS and c != BACK}
+            for r in reads]
+    kinds = sorted(set(both[0]) & set(both[1]), key=lambda c: -both[0][c] * both[1][c])
+    if kinds and both[0][kinds[0]] * both[1][kinds[0]] >= ratio * first:
+        return kinds[0]
+    return None
+
+
+def repair_short_hands(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
+    """A hand holds 13 tiles (the winner 14) besides its bonus tiles.  A seat that comes short
+    of that, with a group of two to four tiles lying apart that is read wholly or partly as
+    flowers and seasons and would make up the count as a pair or a set, holds misread tiles
+    there (a painted South wind read as a flower): two are read as the likeliest pair their
+    candidates allow, three or four as the likeliest set (as _repair_meld).  `reads` are
+    corrected in place; returns {tile index: what it was read as}."""
+    changed: dict[int, str] = {}
+    for seat_layout in layout.seats:
+        counts = [_group_count([reads[t].code for t in g.tiles], g.concealed) for g in seat_layout.groups]
+        held = sum(counts)
+        if held >= 13:
+            continue
+        for g, count in zip(seat_layout.groups, counts):
+            k = len(g.tiles)
+            if g.concealed or k not in (2, 3, 4) or not any(reads[t].code in BONUS for t in g.tiles):
+                continue
+            if held - count + min(k, 3) not in (13, 14):
+                continue
+            if k == 2:
+                kind = _likeliest_pair([reads[t] for t in g.tiles], SHORT_RATIO)
+                codes = [kind, kind] if kind else None
+            else:
+                repaired = _repair_meld([reads[t] for t in g.tiles], SHORT_RATIO)
+                codes = repaired[1] if repaired else None
+            if codes is None:
+                continue
+            for t, code in zip(g.tiles, codes):
+                if code != reads[t].code:
+                    changed[t] = reads[t].code
+                    reads[t] = TileRead(code, float(dict(reads[t].candidates).get(code, 0.0)), reads[t].candidates)
+            break  # one group makes up the count
+    return changed
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
     season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
@@ -222,6 +283,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                      if len(g.tiles) == 1 and not g.concealed and not layout.sideways[g.tiles[0]])
     bonused = repair_lone_tiles(reads, lone)
     in_sets = repair_bonus_in_sets(layout, reads)
+    short = repair_short_hands(layout, reads)
     recounted = repair_counts(reads, lone)
     for seat_layout in layout.seats:
         seat = seat_of(seat_layout.position, camera_seat)
@@ -236,6 +298,10 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 warnings.append(f"{name}: tile {number[t]} read as {in_sets[t]}, taken as {r.code} (it lies "
                                 f"in a group laid apart, and the likeliest set the group's readings allow "
                                 f"holds it): check it")
+            elif t in short and t not in recounted:
+                warnings.append(f"{name}: tile {number[t]} read as {short[t]}, taken as {r.code} (read as "
+                                f"flowers and seasons, its group left {name}'s hand short of 13 tiles; the "
+                                f"likeliest pair or set its readings allow holds it): check it")
             elif t in bonused and t not in recounted:
                 warnings.append(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
                                 f"likeliest reading as a flower or season: it lies by itself, apart from "
