@@ -51,7 +51,9 @@ class ModelError(RuntimeError):
 class Prediction:
     code: str
     confidence: float
-    candidates: list[tuple[str, float]] = field(default_factory=list)  # top 3, best first
+    # the top 3, best first; when all three are flowers or seasons the third is the likeliest
+    # class that is none, and when none is, the likeliest bonus class follows as a fourth
+    candidates: list[tuple[str, float]] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"code": self.code, "confidence": self.confidence,
@@ -182,6 +184,10 @@ class TileClassifier:
                 # a crop read as a flower or season names its likeliest reading that is no bonus
                 # tile too: the pipeline reads a bonus tile found among other tiles again
                 top[2] = next(k for k in order if not self._is_bonus[k])
+            elif self._is_bonus.any() and not self._is_bonus[top].any():
+                # and one read as no bonus tile names its likeliest bonus reading fourth: the
+                # pipeline reads a tile lying by itself, where bonus tiles lie, again
+                top.append(next(k for k in order if self._is_bonus[k]))
             cands = [(self.classes[k], float(p[k])) for k in top]
             preds.append(Prediction(cands[0][0], cands[0][1], cands))
         return preds

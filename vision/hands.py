@@ -181,7 +181,7 @@ def repair_lone_tiles(reads: list[TileRead], lone: frozenset[int]) -> dict[int, 
         r = reads[t]
         if r.code in BONUS or r.code == BACK:
             continue
-        alt = next(((c, p) for c, p in (r.candidates or [])[:3] if c in BONUS and p >= REPAIR_MIN_P), None)
+        alt = next(((c, p) for c, p in (r.candidates or []) if c in BONUS and p >= REPAIR_MIN_P), None)
         if alt is not None:
             changed[t] = r.code
             reads[t] = TileRead(alt[0], float(alt[1]), r.candidates)
