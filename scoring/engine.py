@@ -285,12 +285,58 @@ def _lone_winner_json(case: Case) -> dict[str, Any]:
     return out
 
 
+def _json_rows(pairs: list[tuple[str, int]]) -> list[list]:
+    """Items or doubles as JSON rows (``[label, value]``)."""
+    return list(map(list, pairs)) if pairs else []
+
+
+def _table_json(case: Case) -> dict[str, Any]:
+    """``evaluate(case).to_json()`` for an ordinary case (no ``kind``) with a winner and at least
+    one other hand (a full or partial table), written out straight away: every hand's score,
+    items and doubles go into the result's maps as the hand is scored, and the settlement gives
+    the payments and transfer rows (no :class:`TableResult`, no tuples to convert, no second pass
+    over the hands).  The winner comes first, then the others in the case's order, as in
+    :func:`_score_ordinary`.  (tests/test_scoring_rules.py checks that both give the same result.)"""
+    ruleset, params, winner = case.ruleset, case.params, case.winner
+    double = east_double(ruleset, params)
+    scored = score_winner(winner, ruleset, params, case.round_wind)
+    seat = winner.seat
+    scores = {seat: scored.score}
+    items = {seat: _json_rows(scored.items)}
+    doubles = {seat: _json_rows(scored.doubles)}
+    uncapped = {} if scored.uncapped is None else {seat: scored.uncapped}
+    collects: dict[str, bool] = {}  # only the hands that may not collect (settle reads True for the others)
+    module, rnd = RULESETS[ruleset], WIND_CODE[case.round_wind] if case.round_wind else None
+    for hand in case.hands:
+        if hand is not winner:
+            other, may_collect = _score_other(hand, module, ruleset, params, rnd)
+            seat = hand.seat
+            scores[seat] = other.score
+            items[seat] = _json_rows(other.items)
+            doubles[seat] = _json_rows(other.doubles)
+            if other.uncapped is not None:
+                uncapped[seat] = other.uncapped
+            if not may_collect:
+                collects[seat] = False
+    if case.id is None:
+        out: dict[str, Any] = {"ruleset": ruleset, "winner": winner.seat}
+    else:
+        out = {"id": case.id, "ruleset": ruleset, "winner": winner.seat}
+    out["scores"], out["items"], out["doubles"] = scores, items, doubles
+    out["limit_hand"] = scored.limit_hand
+    if uncapped:
+        out["uncapped_scores"] = uncapped
+    out["payments_scope"] = "full-table" if len(scores) == 4 else "partial-table"
+    out["payments"], out["transfers"] = settle.settle_hand_json(scores, winner.seat, double, collects)
+    return out
+
+
 def score_table(raw: Any) -> dict[str, Any]:
     """Score one case in the vectors.json format; invalid input gives ``{"error": {code, message}}``."""
     try:
         case = raw if isinstance(raw, Case) else parse_case(raw)
-        if case.kind is None and case.winner is not None and len(case.hands) == 1:
-            return _lone_winner_json(case)
+        if case.kind is None and case.winner is not None:
+            return _lone_winner_json(case) if len(case.hands) == 1 else _table_json(case)
         return evaluate(case).to_json()
     except ScoringError as err:
         out: dict[str, Any] = {"error": err.to_json()}

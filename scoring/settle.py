@@ -109,11 +109,19 @@ def settle_hand_net(
     """:func:`settle_hand` and the :func:`net` of its transfers, worked out together."""
     if winner is None:
         return [], net([])  # a drawn hand is not scored between players
+    payments, rows = settle_hand_json(scores, winner, east_double, collects)
+    return list(map(tuple, rows)), payments
+
+
+def settle_hand_json(
+    scores: dict[str, int], winner: str, east_double: bool = True, collects: dict[str, bool] | None = None
+) -> tuple[dict[str, int], list[list]]:
+    """The :func:`net` and the transfers of :func:`settle_hand` for a hand with a winner, the
+    transfers as lists (the JSON rows of a result that is written out straight away)."""
     score = scores[winner]
-    transfers = winner_only(winner, score, east_double)
-    payments = winner_only_net(winner, score, east_double)
+    payments, transfers = winner_only_json(winner, score, east_double)
     if len(scores) == 1:
-        return transfers, payments
+        return payments, transfers
     if len(scores) == 4:
         pairs = _LOSER_PAIRS[east_double][winner]
     else:
@@ -130,10 +138,10 @@ def settle_hand_net(
         if collects and not collects.get(payee, True):
             continue
         amount = diff * factor
-        transfers.append((payer, payee, amount))
+        transfers.append([payer, payee, amount])
         payments[payer] -= amount
         payments[payee] += amount
-    return transfers, payments
+    return payments, transfers
 
 
 def settle_wash(washer: str, amount: int) -> list[Transfer]:

@@ -237,3 +237,33 @@ def test_lone_winner_shortcut_matches_the_general_result():
             assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
             checked += 1
     assert checked > 80
+
+
+def test_table_shortcut_matches_the_general_result():
+    """score_table writes a full or partial table's result straight away; evaluate().to_json()
+    builds it through a TableResult: both must agree, key order included (dead and short hands,
+    capped scores, East's double on and off, hands listed in any order)."""
+    import json
+    from pathlib import Path
+
+    from scoring import evaluate
+
+    vectors = json.loads((Path(__file__).resolve().parent / "data" / "vectors.json").read_text())
+    tables = [c for c in vectors if len(c["hands"]) > 1 and not c.get("kind")
+              and any(h.get("winner") for h in c["hands"])]
+    others = [loser("S", "333z444z555z6677p"), loser("W", "19m19p19s1234567z"), loser("N", "666777z888s99p11m")]
+    short = loser("N", "666777z888s99p1m")  # a tile short: dead, or in the classical rules collects nothing
+    for ruleset, params in (("pung-chow", {}), ("pung-chow-limit", LIMIT), ("pung-chow-limit", {"limit": 50}),
+                            ("classical", CLASSICAL), ("classical", {"east_double": False, "limit": 60})):
+        for n in (1, 2, 3):
+            hands = [winner("E", "123m456p789s111z22z", tile="3m")] + others[:n]
+            tables += [case(ruleset, hands, params=params), case(ruleset, hands[::-1], params=params, id=f"{n}")]
+        tables.append(case(ruleset, [winner("S", "123m456p789s111z22z", tile="2z")] + others[1:2] + [short],
+                           params=params))
+    checked = 0
+    for raw in tables:
+        fast = score_table(raw)
+        if "error" not in fast:
+            assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
+            checked += 1
+    assert checked > 40
