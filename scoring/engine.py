@@ -285,25 +285,22 @@ def _lone_winner_json(case: Case) -> dict[str, Any]:
     return out
 
 
-def _json_rows(pairs: list[tuple[str, int]]) -> list[list]:
-    """Items or doubles as JSON rows (``[label, value]``)."""
-    return list(map(list, pairs)) if pairs else []
-
-
 def _table_json(case: Case) -> dict[str, Any]:
     """``evaluate(case).to_json()`` for an ordinary case (no ``kind``) with a winner and at least
     one other hand (a full or partial table), written out straight away: every hand's score,
     items and doubles go into the result's maps as the hand is scored, and the settlement gives
     the payments and transfer rows (no :class:`TableResult`, no tuples to convert, no second pass
     over the hands).  The winner comes first, then the others in the case's order, as in
-    :func:`_score_ordinary`.  (tests/test_scoring_rules.py checks that both give the same result.)"""
+    :func:`_score_ordinary`; items and doubles become JSON rows (``[label, value]``) inline, as
+    in :meth:`TableResult.to_json` (a helper would cost a call per hand and list).
+    (tests/test_scoring_rules.py checks that both give the same result.)"""
     ruleset, params, winner = case.ruleset, case.params, case.winner
     double = east_double(ruleset, params)
     scored = score_winner(winner, ruleset, params, case.round_wind)
     seat = winner.seat
     scores = {seat: scored.score}
-    items = {seat: _json_rows(scored.items)}
-    doubles = {seat: _json_rows(scored.doubles)}
+    items = {seat: list(map(list, scored.items)) if scored.items else []}
+    doubles = {seat: list(map(list, scored.doubles)) if scored.doubles else []}
     uncapped = {} if scored.uncapped is None else {seat: scored.uncapped}
     collects: dict[str, bool] = {}  # only the hands that may not collect (settle reads True for the others)
     module, rnd = RULESETS[ruleset], WIND_CODE[case.round_wind] if case.round_wind else None
@@ -312,8 +309,8 @@ def _table_json(case: Case) -> dict[str, Any]:
             other, may_collect = _score_other(hand, module, ruleset, params, rnd)
             seat = hand.seat
             scores[seat] = other.score
-            items[seat] = _json_rows(other.items)
-            doubles[seat] = _json_rows(other.doubles)
+            items[seat] = list(map(list, other.items)) if other.items else []
+            doubles[seat] = list(map(list, other.doubles)) if other.doubles else []
             if other.uncapped is not None:
                 uncapped[seat] = other.uncapped
             if not may_collect:
