@@ -55,14 +55,8 @@ class TableResult:
         winner = None if case.winner is None else case.winner.seat
         out["winner"] = winner
         if winner is not None and len(hands) == 1 and winner in hands:
-            scored = hands[winner]
-            out["score"] = scored.score
-            if scored.uncapped is not None:
-                out["uncapped_score"] = scored.uncapped
-            out["items"] = list(map(list, scored.items))
-            out["doubles"] = list(map(list, scored.doubles)) if scored.doubles else []
-            out["limit_hand"] = scored.limit_hand
-            out["payments_scope"] = "winner-only"
+            out["score"] = hands[winner].score
+            _add_lone_winner_fields(out, hands[winner])
         elif hands:
             scores: dict[str, int] = {}
             items: dict[str, list] = {}
@@ -275,14 +269,19 @@ def _lone_winner_json(case: Case) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": ruleset, "winner": seat, "score": score}
     else:
         out = {"id": case.id, "ruleset": ruleset, "winner": seat, "score": score}
+    _add_lone_winner_fields(out, scored)
+    out["payments"], out["transfers"] = settle.winner_only_json(seat, score, double)
+    return out
+
+
+def _add_lone_winner_fields(out: dict[str, Any], scored) -> None:
+    """A winner-only result's fields after its score, in the result's key order."""
     if scored.uncapped is not None:
         out["uncapped_score"] = scored.uncapped
     out["items"] = list(map(list, scored.items))
     out["doubles"] = list(map(list, scored.doubles)) if scored.doubles else []
     out["limit_hand"] = scored.limit_hand
     out["payments_scope"] = "winner-only"
-    out["payments"], out["transfers"] = settle.winner_only_json(seat, score, double)
-    return out
 
 
 def _table_json(case: Case) -> dict[str, Any]:
