@@ -148,11 +148,13 @@ def _rank(scored: HandScore) -> tuple[int, int, int]:
 
 def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) -> tuple[HandScore, bool]:
     """A non-winner's score and whether it may collect from other losers (A28, A30)."""
-    return _score_other(hand, RULESETS[ruleset], ruleset, params, WIND_CODE[round_wind] if round_wind else None)
+    module = RULESETS[ruleset]
+    return _score_other(hand, module, ruleset, module.limit(params), WIND_CODE[round_wind] if round_wind else None)
 
 
-def _score_other(hand: Hand, module, ruleset: str, params: dict, rnd: str | None) -> tuple[HandScore, bool]:
-    """:func:`score_other` with the ruleset's module and the round wind's code looked up once per table."""
+def _score_other(hand: Hand, module, ruleset: str, cap: int | None, rnd: str | None) -> tuple[HandScore, bool]:
+    """:func:`score_other` with the ruleset's module, its limit (``cap``, ``module.limit(params)``)
+    and the round wind's code worked out once per table."""
     if hand.melds:
         expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
         held = hand.size + sum(len(m.tiles) for m in hand.melds)
@@ -162,9 +164,9 @@ def _score_other(hand: Hand, module, ruleset: str, params: dict, rnd: str | None
         if ruleset == "classical" and held < expected:
             # "They ... should [deduct their own score] if they had too few tiles": the hand
             # still counts against the others but collects nothing.
-            return module.score_other(hand, WIND_CODE[hand.seat], rnd, params), False
+            return module.score_other(hand, WIND_CODE[hand.seat], rnd, cap), False
         return HandScore.dead_hand(), False
-    return module.score_other(hand, WIND_CODE[hand.seat], rnd, params), True
+    return module.score_other(hand, WIND_CODE[hand.seat], rnd, cap), True
 
 
 def _score_ordinary(case: Case) -> TableResult:
@@ -184,10 +186,11 @@ def _score_ordinary(case: Case) -> TableResult:
         scored = hands[winner.seat] = score_winner(winner, ruleset, params, round_wind)
         scores[winner.seat] = scored.score
     module, rnd = RULESETS[ruleset], WIND_CODE[round_wind] if round_wind else None
+    cap = module.limit(params)  # every non-winner's limit
     for hand in case.hands:
         if not hand.winner:
             seat = hand.seat
-            scored, may_collect = _score_other(hand, module, ruleset, params, rnd)
+            scored, may_collect = _score_other(hand, module, ruleset, cap, rnd)
             hands[seat] = scored
             scores[seat] = scored.score
             if not may_collect:
@@ -303,9 +306,10 @@ def _table_json(case: Case) -> dict[str, Any]:
     uncapped = {} if scored.uncapped is None else {seat: scored.uncapped}
     collects: dict[str, bool] = {}  # only the hands that may not collect (settle reads True for the others)
     module, rnd = RULESETS[ruleset], WIND_CODE[case.round_wind] if case.round_wind else None
+    cap = module.limit(params)  # every non-winner's limit
     for hand in case.hands:
         if hand is not winner:
-            other, may_collect = _score_other(hand, module, ruleset, params, rnd)
+            other, may_collect = _score_other(hand, module, ruleset, cap, rnd)
             seat = hand.seat
             scores[seat] = other.score
             items[seat] = list(map(list, other.items)) if other.items else []

@@ -1,5 +1,6 @@
 """The rulesets, by name.  Each module offers ``score_winner(Winner, params)``,
-``score_other(Hand, own_wind, round_wind, params)`` and ``limit(params)``."""
+``score_other(Hand, own_wind, round_wind, cap)`` and ``limit(params)`` (a non-winner's ``cap``
+is ``limit(params)``, which the engine works out once per table)."""
 
 from . import classical, pung_chow, pung_chow_limit
 

@@ -163,7 +163,9 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     return HandScore.scored(items, doubles, limit(params))
 
 
-def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
+def score_other(hand: Hand, own_wind: str, round_wind: str | None, cap: int | None) -> HandScore:
+    """A non-winner's score, capped at ``cap`` (:func:`limit` of the case's parameters, worked
+    out once per table by the engine)."""
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets) if sets else []
     for p in pairs:
@@ -173,4 +175,4 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
         items += _bonus_tile_items(hand)
     honours = honour_sets_of(sets) if sets else None
     doubles = _all_hands_doubles(honours, hand, own_wind, round_wind) if honours or hand.bonus_tiles else []
-    return HandScore.scored(items, doubles, limit(params))
+    return HandScore.scored(items, doubles, cap)

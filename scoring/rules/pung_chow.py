@@ -73,7 +73,8 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     return HandScore.scored(items, doubles, None)
 
 
-def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
+def score_other(hand: Hand, own_wind: str, round_wind: str | None, cap: int | None) -> HandScore:
+    """A non-winner's score (``cap``, :func:`limit` of the case's parameters, is always None)."""
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets) if sets else []
     if pairs:
@@ -81,4 +82,4 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
     category = suit_category(hand.packed + hand.meld_packed)
     honours = honour_sets_of(sets) if sets else None
     doubles = _doubles(honours, category, hand, own_wind) if category or honours or hand.bonus_tiles else []
-    return HandScore.scored(items, doubles, None)
+    return HandScore.scored(items, doubles, cap)

@@ -195,7 +195,9 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     return HandScore.scored(items, doubles, limit(params))
 
 
-def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict) -> HandScore:
+def score_other(hand: Hand, own_wind: str, round_wind: str | None, cap: int | None) -> HandScore:
+    """A non-winner's score, capped at ``cap`` (:func:`limit` of the case's parameters, worked
+    out once per table by the engine)."""
     sets, pairs = non_winner_groups(hand)
     items = set_items(sets) if sets else []
     for p in pairs:
@@ -203,5 +205,5 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, params: dict)
             items += _pair_item(p.tile, own_wind, round_wind)
     honours = honour_sets_of(sets) if sets else None
     doubles = _wind_and_dragon_doubles(honours, own_wind, round_wind) if honours else []
-    return HandScore.scored(items, doubles, limit(params))
+    return HandScore.scored(items, doubles, cap)
 
