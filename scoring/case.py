@@ -202,6 +202,27 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
         )
 
 
+#: the numeric parameters a ruleset reads (RULES.md 0.2), each with its least allowed value;
+#: null keeps the ruleset's default (for `limit`: no cap in the limit game)
+_NUMBER_PARAMS = {"limit": 1, "mj_bonus": 1, "east_consecutive_wins": 0}
+
+
+def _check_params(params: dict) -> None:
+    """Refuse parameters the rules cannot use (a limit of "abc", east_double "no") with a
+    message naming the parameter, instead of failing while scoring."""
+    for key, least in _NUMBER_PARAMS.items():
+        value = params.get(key)
+        if value is None or type(value) is int and value >= least:
+            continue
+        if isinstance(value, float) and value.is_integer() and value >= least:
+            continue
+        raise ScoringError("invalid-case", f"params.{key} must be a whole number of at least {least} "
+                                           f"or null, not {value!r}")
+    double = params.get("east_double")
+    if double is not None and not isinstance(double, bool):
+        raise ScoringError("invalid-case", f"params.east_double must be true or false, not {double!r}")
+
+
 def _parse_hand(raw: Any, index: int) -> Hand:
     if not isinstance(raw, dict):
         raise ScoringError("invalid-case", f"hands[{index}] must be an object")
@@ -301,6 +322,8 @@ def parse_case(raw: Any) -> Case:
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise ScoringError("invalid-case", "'params' must be an object")
+    if params:
+        _check_params(params)
     hands_raw = raw.get("hands")
     if not (isinstance(hands_raw, list) and hands_raw):
         raise ScoringError("invalid-case", "'hands' must be a non-empty list")

@@ -267,3 +267,23 @@ def test_table_shortcut_matches_the_general_result():
             assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
             checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize("params, named", [
+    ({"limit": "abc"}, "params.limit"), ({"limit": 0}, "params.limit"), ({"limit": True}, "params.limit"),
+    ({"mj_bonus": "x"}, "params.mj_bonus"), ({"mj_bonus": 10.5}, "params.mj_bonus"),
+    ({"east_consecutive_wins": -1}, "params.east_consecutive_wins"), ({"east_double": "no"}, "params.east_double"),
+])
+def test_parameters_the_rules_cannot_use_are_refused_by_name(params, named):
+    """A limit of "abc" used to fail while scoring (a traceback in the API); it is refused up front."""
+    hand = winner("S", "123m456p789s111z55s", tile="5s")
+    for ruleset in ("pung-chow-limit", "classical"):
+        result = score_table(dict(case(ruleset, [hand]), params=params))
+        assert result["error"]["code"] == "invalid-case" and named in result["error"]["message"], result
+
+
+def test_whole_number_parameters_may_come_as_floats_and_null_keeps_the_default():
+    hand = winner("S", "123m456p789s111z55s", tile="5s")
+    plain = score_table(dict(case("pung-chow-limit", [hand]), params={"limit": 300, "mj_bonus": 10}))
+    assert score_table(dict(case("pung-chow-limit", [hand]), params={"limit": 300.0, "mj_bonus": 10.0})) == plain
+    assert "error" not in score_table(dict(case("pung-chow-limit", [hand]), params={"limit": None}))
