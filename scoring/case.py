@@ -361,40 +361,21 @@ def validate_table(case: Case) -> None:
         hand = hands[0]
         bonus = hand.bonus_tiles
         winners = [hand] if hand.winner else []
-        packed = hand.packed
-        if packed is not None and not hand.melds and hand.size <= 0x84:  # (_over_four of this hand)
-            over_four = (packed + _OVER_FOUR) & _TOP_BITS != 0
-        else:
-            over_four = _over_four(hands)
     else:
         seats = set()
         bonus = []
         winners = []
-        # The packed counts of the table, summed in the same pass while no hand has melds (else
-        # None: _over_four counts the melds too).
-        held: int | None = 0
-        tiles = 0
         for hand in hands:
             seats.add(hand.seat)
             if hand.bonus_tiles:
                 bonus += hand.bonus_tiles
             if hand.winner:
                 winners.append(hand)
-            if held is not None:
-                if hand.melds or hand.packed is None:
-                    held = None
-                else:
-                    held += hand.packed
-                    tiles += hand.size
         if len(seats) != len(hands):
             for seat, n in Counter(h.seat for h in hands).items():
                 if n > 1:
                     raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
-        if held is not None and tiles <= 0x84:  # (_over_four of concealed hands: no byte can overflow)
-            over_four = (held + _OVER_FOUR) & _TOP_BITS != 0
-        else:
-            over_four = _over_four(hands)
-    if over_four:
+    if _over_four(hands):
         _too_many_copies(case)
     if len(bonus) > 1 and len(set(bonus)) != len(bonus):
         for code, n in sorted(Counter(bonus).items()):
