@@ -188,6 +188,17 @@ def repair_lone_tiles(reads: list[TileRead], lone: frozenset[int]) -> dict[int, 
     return changed
 
 
+def _read_as(reads: list[TileRead], tiles: list[int], codes: list[str]) -> dict[int, str]:
+    """Read `tiles` as `codes` (each with its candidate's probability) in place; returns {tile
+    index: what it was read as} for the tiles that changed."""
+    changed: dict[int, str] = {}
+    for t, code in zip(tiles, codes):
+        if code != reads[t].code:
+            changed[t] = reads[t].code
+            reads[t] = TileRead(code, float(dict(reads[t].candidates).get(code, 0.0)), reads[t].candidates)
+    return changed
+
+
 def repair_bonus_in_sets(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
     """A group of three or four tiles laid apart, some read as flowers or seasons and the rest
     no set by themselves, is a set with misread tiles when the tiles' candidates allow one (a
@@ -204,10 +215,7 @@ def repair_bonus_in_sets(layout: TableLayout, reads: list[TileRead]) -> dict[int
             repaired = _repair_meld([reads[t] for t in g.tiles])
             if repaired is None:
                 continue
-            for t, code in zip(g.tiles, repaired[1]):
-                if code != reads[t].code:
-                    changed[t] = reads[t].code
-                    reads[t] = TileRead(code, float(dict(reads[t].candidates).get(code, 0.0)), reads[t].candidates)
+            changed.update(_read_as(reads, g.tiles, repaired[1]))
     return changed
 
 
@@ -260,10 +268,7 @@ def repair_short_hands(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
                 codes = repaired[1] if repaired else None
             if codes is None:
                 continue
-            for t, code in zip(g.tiles, codes):
-                if code != reads[t].code:
-                    changed[t] = reads[t].code
-                    reads[t] = TileRead(code, float(dict(reads[t].candidates).get(code, 0.0)), reads[t].candidates)
+            changed.update(_read_as(reads, g.tiles, codes))
             break  # one group makes up the count
     return changed
 
@@ -366,10 +371,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as {shown}, "
                                 f"taken as the {meld['kind']} {' '.join(codes)} (the likeliest set their "
                                 f"readings allow): check them")
-                for t, code in zip(tiles, codes):
-                    if code != reads[t].code:
-                        p = dict(reads[t].candidates).get(code, 0.0)
-                        reads[t] = TileRead(code, float(p), reads[t].candidates)
+                _read_as(reads, tiles, codes)
             k += 1
             melds.append(meld)
             for t in tiles:
