@@ -216,13 +216,25 @@ def test_fourth_tile_double_is_part_two_only():
         assert not any(label == "fourth-tile-of-exposed-pung" for label, _ in doubles)
 
 
+def _shortcut_matches_general(cases: list) -> int:
+    """Assert score_table's direct result equals evaluate().to_json(), key order included, for every
+    valid case; returns how many were checked."""
+    from scoring import evaluate
+
+    checked = 0
+    for raw in cases:
+        fast = score_table(raw)
+        if "error" not in fast:
+            assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
+            checked += 1
+    return checked
+
+
 def test_lone_winner_shortcut_matches_the_general_result():
     """score_table writes a lone winner's result straight away; evaluate().to_json() builds it
     through a TableResult: both must agree, key order included."""
     import json
     from pathlib import Path
-
-    from scoring import evaluate
 
     vectors = json.loads((Path(__file__).resolve().parent / "data" / "vectors.json").read_text())
     lone = [c for c in vectors if len(c["hands"]) == 1 and not c.get("kind") and c["hands"][0].get("winner")]
@@ -230,13 +242,7 @@ def test_lone_winner_shortcut_matches_the_general_result():
              for ruleset, params in (("pung-chow", {}), ("pung-chow-limit", LIMIT), ("classical", CLASSICAL),
                                      ("classical", {"east_double": False}))
              for seat in "ESWN" for tile, how in (("3m", "self-draw"), ("1z", "discard"), ("2z", "loose-tile"))]
-    checked = 0
-    for raw in lone:
-        fast = score_table(raw)
-        if "error" not in fast:
-            assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
-            checked += 1
-    assert checked > 80
+    assert _shortcut_matches_general(lone) > 80
 
 
 def test_table_shortcut_matches_the_general_result():
@@ -245,8 +251,6 @@ def test_table_shortcut_matches_the_general_result():
     capped scores, East's double on and off, hands listed in any order)."""
     import json
     from pathlib import Path
-
-    from scoring import evaluate
 
     vectors = json.loads((Path(__file__).resolve().parent / "data" / "vectors.json").read_text())
     tables = [c for c in vectors if len(c["hands"]) > 1 and not c.get("kind")
@@ -260,13 +264,7 @@ def test_table_shortcut_matches_the_general_result():
             tables += [case(ruleset, hands, params=params), case(ruleset, hands[::-1], params=params, id=f"{n}")]
         tables.append(case(ruleset, [winner("S", "123m456p789s111z22z", tile="2z")] + others[1:2] + [short],
                            params=params))
-    checked = 0
-    for raw in tables:
-        fast = score_table(raw)
-        if "error" not in fast:
-            assert list(fast.items()) == list(evaluate(raw).to_json().items()), raw.get("id")
-            checked += 1
-    assert checked > 40
+    assert _shortcut_matches_general(tables) > 40
 
 
 @pytest.mark.parametrize("params, named", [
