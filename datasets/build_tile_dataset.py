@@ -172,7 +172,7 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
     t0 = time.time()
     if "train" in sets:
         n_synth = int(round(100_000 * scale))
-        xs, ys, _ = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.3, codes=TRAIN_CODES)
+        xs, ys, _ = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.4, codes=TRAIN_CODES)
         parts = [(xs, ys)]
         if split is not None:
             parts.append(real_samples(root, split["train"], variants=max(2, int(round(10 * min(1.0, scale * 2)))), seed=5))
@@ -204,7 +204,7 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
         # that never show the flower's own plant, 85.8%: this held-out set paints each flower's
         # own plant, and the reader used it (models/README.md)
         x, y, _ = parallel_synth(11_000_000, int(round(30_000 * scale)), workers, art_styles=train_styles,
-                                 art_frac=0.3, codes=BONUS, size=BONUS_SIZE)
+                                 art_frac=0.4, codes=BONUS, size=BONUS_SIZE)
         np.savez(out / "bonus_train.npz", x=x, y=y)
         print(f"bonus_train: {len(y)} samples in {time.time() - t0:.0f}s", flush=True)
     if "bonus_val" in sets:

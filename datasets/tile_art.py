@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from datasets import kmahjongg_art
 from scoring.tiles import BACK, CLASSES
 
 GNOME_THEMES = "/usr/share/gnome-mahjongg/themes"
@@ -59,14 +60,28 @@ SOURCES = {
     "unicode-notosymbols2": (_UNICODE_FONTS["unicode-notosymbols2"], "fonts-noto-core"),
     "unicode-freeserif": (_UNICODE_FONTS["unicode-freeserif"], "fonts-freefont-ttf"),
 }
+#: KMahjongg's SVG sets, drawn by `datasets.kmahjongg_art` (PySide6, train extra): a Japanese-
+#: inspired ivory set with corner indices, a traditional one with brush winds and English-
+#: labelled flowers, a "classic" one with purple 万, lizard dragons and trees for seasons, and
+#: jade (the default set's drawings white on red lacquer).
+KMAHJONGG_SETS = ("default", "traditional", "classic", "jade")
+for _name in KMAHJONGG_SETS:
+    SOURCES[f"kmahjongg-{_name}"] = (kmahjongg_art.svg_path(_name), "kdegames-mahjongg-data-kf5")
 
 #: Kept out of training: the unseen-style test (scans of a physical Chinese set).
 HELD_OUT_STYLES = ("xmahjongg-real",)
 
 
 def available_styles() -> list[str]:
-    """Art styles whose source files are installed here."""
-    return [name for name, (path, _pkg) in SOURCES.items() if os.path.exists(path)]
+    """Art styles whose source files are installed here (and, for KMahjongg's SVG sets, can
+    be drawn: rendered once into the cache)."""
+    return [name for name, (path, _pkg) in SOURCES.items()
+            if os.path.exists(path) and (not name.startswith("kmahjongg-") or _kmahjongg_sheet(name))]
+
+
+@lru_cache(maxsize=None)
+def _kmahjongg_sheet(style: str):
+    return kmahjongg_art.sheet_path(style.removeprefix("kmahjongg-"))
 
 
 def _rgb_to_bgr(img: Image.Image) -> np.ndarray:
@@ -99,6 +114,9 @@ def _sheet(style: str) -> dict[str, np.ndarray]:
             for c, code in enumerate(row):
                 y = 80 * (row0 + r)
                 faces[code] = _rgb_to_bgr(im.crop((64 * c + 4, y + 2, 64 * c + 53, y + 68)))
+    elif style.startswith("kmahjongg-"):
+        sheet = _kmahjongg_sheet(style)
+        faces = kmahjongg_art.read_sheet(sheet) if sheet is not None else {}
     elif style.startswith("unicode-"):
         for i, code in enumerate(_UNICODE_ORDER):
             if code:

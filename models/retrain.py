@@ -5,8 +5,11 @@
 1. `datasets.fetch_art`: apt-get install the tile-art and CJK font packages if missing (root),
 2. `datasets.build_tile_dataset`: render + augment the synthetic sets, crop the hust-riichi
    train/validation photos (the committed split; test photos are never read),
-3. `models.train`: train on two CPU threads and export models/tile_classifier.onnx + .json, then
-   the flower/season reader models/bonus_classifier.onnx + .json (`--task bonus`),
+3. `models.train`: train on two CPU threads, `--members` times with seeds 0, 1, .. (into the
+   gitignored datasets/cache/members), the main network and then the flower/season reader
+   (`--task bonus`); `models.ensemble` joins each kind's members into one file that answers
+   with their mean probability: models/tile_classifier.onnx and models/bonus_classifier.onnx
+   with their .json sidecars (`--members 1` trains one of each straight into place),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
 Timed end to end for the committed models (one run on 2026-11-24, `--out` in a scratch
@@ -26,27 +29,44 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _train(py: str, cache: Path, task: str, epochs: int, seed: int, out: Path) -> list[str]:
+    return [py, "-m", "models.train", "--task", task, "--data", str(cache), "--epochs", str(epochs),
+            "--seed", str(seed), "--out", str(out)]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("hust", type=Path, help="the hust-riichi folder")
     ap.add_argument("--scale", type=float, default=0.7, help="synthetic data size (1.0 = 100k crops)")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--bonus-epochs", type=int, default=20, help="epochs of the flower/season reader")
+    ap.add_argument("--members", type=int, default=2,
+                    help="networks trained with seeds 0.. and joined into one averaging model (models.ensemble)")
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx")
     args = ap.parse_args(argv)
     cache = ROOT / "datasets" / "cache" / "tiles"
     t0 = time.time()
     py = sys.executable
+    members = ROOT / "datasets" / "cache" / "members"
+    bonus_out = args.out.with_name("bonus_classifier.onnx")
     steps = [
         [py, "-m", "datasets.fetch_art"],
         [py, "-m", "datasets.build_tile_dataset", "--out", str(cache), "--scale", str(args.scale),
          "--hust", str(args.hust)],
-        [py, "-m", "models.train", "--data", str(cache), "--epochs", str(args.epochs), "--out", str(args.out)],
-        [py, "-m", "models.train", "--task", "bonus", "--data", str(cache), "--epochs", str(args.bonus_epochs),
-         "--out", str(args.out.with_name("bonus_classifier.onnx"))],
-        [py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(args.out),
-         "--cache", str(cache)],
     ]
+    if args.members == 1:
+        steps += [_train(py, cache, "tiles", args.epochs, 0, args.out),
+                  _train(py, cache, "bonus", args.bonus_epochs, 0, bonus_out)]
+    else:
+        seeds = range(args.members)
+        steps += [_train(py, cache, "tiles", args.epochs, s, members / f"tile_classifier.seed{s}.onnx") for s in seeds]
+        steps += [_train(py, cache, "bonus", args.bonus_epochs, s, members / f"bonus_classifier.seed{s}.onnx")
+                  for s in seeds]
+        steps += [[py, "-m", "models.ensemble", str(args.out), *(str(members / f"tile_classifier.seed{s}.onnx") for s in seeds)],
+                  [py, "-m", "models.ensemble", str(bonus_out),
+                   *(str(members / f"bonus_classifier.seed{s}.onnx") for s in seeds)]]
+    steps.append([py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(args.out),
+                  "--cache", str(cache)])
     for cmd in steps:
         print(f"[{time.time() - t0:6.0f}s] {' '.join(cmd[1:])}", flush=True)
         if subprocess.run(cmd, cwd=ROOT).returncode != 0:

@@ -147,7 +147,7 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
         if acc >= best:
             best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
             # export the best so far at once: a long run stopped early still leaves a model
-            meta = {"trained": {"epochs": epochs, "best_epoch": epoch + 1, "samples": int(len(y_tr)),
+            meta = {"trained": {"epochs": epochs, "best_epoch": epoch + 1, "samples": int(len(y_tr)), "seed": seed,
                                 "best_val_acc": best, "width": width, "seconds": round(time.time() - t0),
                                 "history": history}}
             export_onnx(model, out, meta, classes, input_hw)
@@ -172,10 +172,11 @@ def main(argv=None) -> int:
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="train on at most this many samples")
+    ap.add_argument("--seed", type=int, default=0, help="weights' initialisation and batch order")
     args = ap.parse_args(argv)
     args.out = args.out or Path(__file__).resolve().parent / TASKS[args.task]["out"]
     res = train(args.data, args.out, args.epochs, args.batch, args.lr, args.width, args.threads, limit=args.limit,
-                task=args.task)
+                task=args.task, seed=args.seed)
     print(f"best validation accuracy {res['best_val_acc']:.4f}; wrote {args.out} and {args.out.with_suffix('.json')}")
     return 0
 

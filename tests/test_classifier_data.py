@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from datasets import augment, tile_art
+from datasets import augment, kmahjongg_art, tile_art
 from datasets.render_tiles import cjk_fonts, contact_sheet, random_style, render_tile
 from models.preprocess import INPUT_H, INPUT_W, CropError, preprocess_batch, to_input_image
 from scoring.tiles import BACK, CLASSES
@@ -63,6 +64,30 @@ def test_tile_art_api():
     for style in styles:  # present only where the Debian packages are installed
         face = tile_art.load_face(style, "5p")
         assert face is not None and face.ndim == 3 and face.dtype == np.uint8
+
+
+def test_kmahjongg_element_ids_follow_each_sets_order():
+    default = kmahjongg_art.element_ids("default")
+    assert set(default) == set(CLASSES) - {BACK}
+    # KMahjongg orders its winds N S E W and its dragons white, green, red
+    assert [default[c] for c in ("1z", "2z", "3z", "4z")] == ["WIND_3", "WIND_2", "WIND_4", "WIND_1"]
+    assert [default[c] for c in ("5z", "6z", "7z")] == ["DRAGON_1", "DRAGON_2", "DRAGON_3"]
+    assert default["f1"] == "FLOWER_1" and default["f8"] == "SEASON_4"
+    classic = kmahjongg_art.element_ids("classic")  # labelled "Orchid" first, then "Plum"
+    assert (classic["f1"], classic["f2"]) == ("FLOWER_2", "FLOWER_1")
+    assert "5z" not in kmahjongg_art.element_ids("jade")  # a blank red face: looks like a back
+
+
+def test_kmahjongg_sheet_drops_flat_cells(tmp_path):
+    rng = np.random.default_rng(0)
+    cells = [rng.integers(0, 255, (20, 10, 3), dtype=np.uint8) for _ in CLASSES]
+    cells[CLASSES.index(BACK)][:] = (0, 15, 119)  # flat lacquer red: grey in no channel
+    cells[CLASSES.index("5z")][:] = 235
+    path = tmp_path / "sheet.png"
+    cv2.imwrite(str(path), np.concatenate(cells, axis=1))
+    faces = kmahjongg_art.read_sheet(path)
+    assert set(faces) == set(CLASSES) - {BACK, "5z"}
+    assert np.array_equal(faces["1m"], cells[0])
 
 
 def test_augmentations_give_valid_crops():

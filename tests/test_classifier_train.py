@@ -102,3 +102,28 @@ def test_second_look_averages_the_turned_reading_for_unsure_crops():
     sure = p0.max(axis=1) >= default.second_look
     assert np.allclose(pd[sure], p0[sure], atol=1e-6)
     assert np.allclose(pd[~sure], ((p0 + turned) / 2)[~sure], atol=1e-5)
+
+
+def test_ensemble_answers_with_the_members_mean_probability(tmp_path):
+    """Two tiny runs with different seeds joined into one file: its softmax is the mean of
+    theirs, the runtime loads it like any model, and bad members are refused by name."""
+    from models.ensemble import join_members
+
+    x, y, _ = synth_samples(seed=4, n=200)
+    np.savez(tmp_path / "train.npz", x=x, y=y)
+    members = []
+    for seed in (0, 1):
+        members.append(tmp_path / f"member{seed}.onnx")
+        train(tmp_path, members[-1], epochs=1, batch=64, width=8, threads=2, seed=seed, log=lambda *_: None)
+    out = tmp_path / "joined.onnx"
+    sidecar = join_members(members, out)
+    assert [m["trained"]["seed"] for m in sidecar["ensemble"]] == [0, 1]
+    crops = list(x[:40])
+    probs = [TileClassifier(m, second_look=0.0, bonus_model_path=False).probabilities(crops) for m in members]
+    assert np.abs(probs[0] - probs[1]).max() > 1e-3  # the members really differ
+    joined = TileClassifier(out, second_look=0.0, bonus_model_path=False).probabilities(crops)
+    assert np.allclose(joined, (probs[0] + probs[1]) / 2, atol=1e-5)
+    with pytest.raises(ValueError, match="at least two"):
+        join_members(members[:1], tmp_path / "one.onnx")
+    with pytest.raises(ValueError, match="not ensembles"):
+        join_members([out, members[0]], tmp_path / "nested.onnx")
