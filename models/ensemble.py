@@ -37,14 +37,13 @@ def join_members(members: list[Path], out: Path) -> dict:
             raise ValueError(f"{m} has other classes or another input than {members[0]}")
     if any("ensemble" in meta for meta in metas):
         raise ValueError("members must be single networks, not ensembles")
-    graphs, nodes, inits = [], [], []
+    nodes, inits = [], []
     first = onnx.load(str(members[0]))
     in_name, out_name = first.graph.input[0].name, first.graph.output[0].name
     softmaxes = []
     for i, path in enumerate(members):
         model = compose.add_prefix(onnx.load(str(path)), prefix=f"m{i}_")
         g = model.graph
-        graphs.append(g)
         nodes.append(helper.make_node("Identity", [in_name], [g.input[0].name], name=f"m{i}_feed"))
         nodes.extend(g.node)
         inits.extend(g.initializer)

@@ -12,10 +12,10 @@
    with their .json sidecars (`--members 1` trains one of each straight into place),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
-Timed end to end for the committed models (one run on 2026-11-24, `--out` in a scratch
-folder): 37.9 minutes (data 20.4 with other jobs sharing the cores, main training 9.1, bonus
-reader 8.2, benchmark 0.3) on the 2-core machine; earlier runs took 37.0 minutes nearly quiet
-and 57-64 minutes with other jobs keeping both cores busy.
+Timed end to end for the committed models (one run on 2026-11-25, `--out` in a scratch
+folder, two members): 30.8 minutes nearly quiet on the 2-core machine (data 6.2, main networks
+6.0 and 7.3, bonus readers 5.5 and 5.7, joining and benchmark 0.3).  Single-network runs took
+37.0-37.9 minutes on a slower machine and 57-64 with other jobs keeping both cores busy.
 """
 
 from __future__ import annotations
