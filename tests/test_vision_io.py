@@ -131,7 +131,7 @@ def test_preview_decoded_at_once_and_full_photo_in_the_background(orientation):
 
 
 def test_background_decode_failing_falls_back_to_pillow(monkeypatch):
-    """When OpenCV cannot decode the full photo (it returns None), result() decodes it with
+    """When the fast decoder cannot decode the full photo (it returns None), result() decodes it with
     Pillow instead, which gives the photo or a clear ImageError, never None."""
     import vision.io as vio
 
@@ -143,3 +143,35 @@ def test_background_decode_failing_falls_back_to_pillow(monkeypatch):
     img = photo.result()
     want = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))[:, :, ::-1]
     assert img.shape == want.shape and np.abs(img.astype(int) - want).mean() < 1.0
+
+
+@pytest.mark.parametrize("reduce", [1, 2, 4, 8])
+def test_fast_decoder_gives_opencvs_pixels(reduce):
+    """simplejpeg (the fast path) and OpenCV share libjpeg-turbo: the same pixels at every DCT
+    reduction, odd sizes included (both round scaled sizes up)."""
+    from vision.io import _decode_jpeg
+
+    data = _encode(Image.fromarray(_patterned(1001, 667, block=16)), "JPEG", quality=90)
+    flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
+    want = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
+    got = _decode_jpeg(data, reduce, 1)
+    assert got.shape == want.shape == (-(-667 // reduce), -(-1001 // reduce), 3)
+    assert np.array_equal(got, want)
+
+
+def test_damaged_jpeg_data_gives_an_image_or_a_clear_error():
+    """Bytes overwritten in the middle of the compressed data (not cut short): the photo loads
+    (Pillow is lenient where the fast decoder is strict) or is refused as corrupt, never a crash."""
+    data = bytearray(_encode(Image.fromarray(_patterned(640, 480)), "JPEG", quality=90))
+    sos = data.find(b"\xff\xda")
+    rng = np.random.default_rng(3)
+    for at in rng.integers(sos + 20, len(data) - 10, 12):
+        bad = bytearray(data)
+        bad[at: at + 4] = b"\xff\xd0\x00\x17"
+        try:
+            img = load_image(bytes(bad))
+        except ImageError as exc:
+            assert exc.code == "corrupt"
+        else:
+            assert img.shape == (480, 640, 3)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import simplejpeg
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 #: largest file read and largest decoded image accepted
@@ -187,9 +188,6 @@ def _jpeg_reduction(w: int, h: int, max_side: int | None) -> int:
     return next((f for f in (8, 4, 2) if max(w, h) / f >= max_side), 1)
 
 
-#: OpenCV's reduced-size JPEG decoding flags by reduction
-_CV_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-               8: cv2.IMREAD_REDUCED_COLOR_8}
 #: EXIF orientation -> the OpenCV steps that show the picture upright (as ImageOps.exif_transpose)
 _ORIENT = {2: lambda a: cv2.flip(a, 1), 3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
            4: lambda a: cv2.flip(a, 0), 5: cv2.transpose,
@@ -199,8 +197,9 @@ _ORIENT = {2: lambda a: cv2.flip(a, 1), 3: lambda a: cv2.rotate(a, cv2.ROTATE_18
 
 
 def _fast_jpeg_orientation(data: bytes, header: Image.Image) -> int | None:
-    """The EXIF orientation of a plain (RGB or grey) JPEG that OpenCV's libjpeg-turbo may
-    decode (about twice as fast as Pillow's path here); None leaves the file to Pillow: other
+    """The EXIF orientation of a plain (RGB or grey) JPEG that simplejpeg's libjpeg-turbo may
+    decode (straight to BGR: a 12 MP photo in 40 ms here, against 60 for OpenCV's decoder and
+    119 for Pillow's path, same pixels as OpenCV's); None leaves the file to Pillow: other
     colour modes (CMYK), and files that may be cut short (the last end-of-image marker must
     follow the last start-of-scan: libjpeg would quietly fill a truncated file with grey where
     Pillow says so)."""
@@ -214,9 +213,16 @@ def _fast_jpeg_orientation(data: bytes, header: Image.Image) -> int | None:
 
 
 def _decode_jpeg(data: bytes, reduce: int, orientation: int) -> np.ndarray | None:
-    """The JPEG decoded by OpenCV at 1/reduce size and turned upright; None if OpenCV fails."""
-    arr = cv2.imdecode(np.frombuffer(data, np.uint8), _CV_REDUCED[reduce] | cv2.IMREAD_IGNORE_ORIENTATION)
-    if arr is None or arr.ndim != 3:
+    """The JPEG decoded by simplejpeg at 1/reduce size (libjpeg-turbo's DCT scaling) and turned
+    upright; None if it fails (Pillow then decodes the file, or says what is wrong with it)."""
+    try:
+        h, w = simplejpeg.decode_jpeg_header(data)[:2]
+        rw, rh = -(-w // reduce), -(-h // reduce)  # libjpeg rounds scaled sizes up
+        arr = simplejpeg.decode_jpeg(data, colorspace="BGR", min_width=rw, min_height=rh,
+                                     min_factor=reduce)
+    except ValueError:
+        return None
+    if arr.shape != (rh, rw, 3):
         return None
     turn = _ORIENT.get(orientation)
     return turn(arr) if turn else arr
