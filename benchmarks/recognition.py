@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -187,6 +188,34 @@ def _same_partition(rec, table) -> tuple[bool, str]:
     return True, ""
 
 
+def _misreads(rec, table) -> tuple[int, int, list[tuple[str, str]]]:
+    """(face-up true tiles matched, of them flowers or seasons, [(true, read)] for those read
+    wrong), each found tile matched to the true tile whose centre is nearest its own."""
+    from scoring.tiles import BONUS
+
+    centres = np.array([np.mean(np.array(t["quad"]), axis=0) for t in table.tiles])
+    seen, bonus, wrong = 0, 0, []
+    for t in rec.tiles:
+        true = table.tiles[int(np.argmin(np.linalg.norm(centres - t.quad.center, axis=1)))]["code"]
+        if true == "back" or t.face_down:
+            continue
+        seen += 1
+        bonus += true in BONUS
+        if t.code != true:
+            wrong.append((true, t.code))
+    return seen, bonus, wrong
+
+
+def _why_scores_wrong(wrong: list[tuple[str, str]], got: dict) -> str:
+    """What a table whose scores came out wrong had misread."""
+    from scoring.tiles import BONUS
+
+    kinds = {"flowers/seasons" if a in BONUS or b in BONUS else "suit/honour" for a, b in wrong}
+    if kinds:
+        return " and ".join(sorted(kinds))
+    return f"no tile misread ({got['error']})" if "error" in got else "no tile misread"
+
+
 def _scores_equal(a: dict, b: dict) -> bool:
     keys = ("score", "scores", "payments")
     return "error" not in a and all(a.get(k) == b.get(k) for k in keys)
@@ -195,6 +224,7 @@ def _scores_equal(a: dict, b: dict) -> bool:
 def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
     from datasets.synth_table import TruthClassifier, make_table
     from scoring import score_table
+    from scoring.tiles import BONUS
     from vision.case import CaseError, build_case
     from vision.recognize import recognize
 
@@ -205,6 +235,9 @@ def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
     layout_ok = {"geometry": 0, "full": 0}
     score_ok = {"geometry": 0, "full": 0}
     failures = []
+    tiles = {"face_up": 0, "bonus": 0, "wrong": 0, "bonus_wrong": 0}
+    causes: Counter = Counter()
+    widths = []
     for i in range(count):
         table = make_table(rng, (1280, 960), art=art)
         truth_result = score_table(table.case)
@@ -221,6 +254,15 @@ def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
                 got = {"error": exc.code}
             same = _scores_equal(got, truth_result)
             score_ok[mode] += same
+            if mode == "full":
+                seen, bonus, wrong = _misreads(rec, table)
+                tiles["face_up"] += seen
+                tiles["bonus"] += bonus
+                tiles["wrong"] += len(wrong)
+                tiles["bonus_wrong"] += sum(a in BONUS for a, _ in wrong)
+                widths += [min(t.quad.width, t.quad.height) for t in rec.tiles]
+                if not same:
+                    causes[_why_scores_wrong(wrong, got)] += 1
             if (not ok or not same) and len(failures) < 25:
                 failures.append({"table": i, "mode": mode, "layout": why or "ok", "scores_right": same,
                                  "warnings": rec.warnings[:4]})
@@ -230,6 +272,14 @@ def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
             continue
         res[mode] = {"seat_and_group_right": round(layout_ok[mode] / count, 4),
                      "scores_exactly_right": round(score_ok[mode] / count, 4)}
+    if have_clf and tiles["face_up"]:
+        other = tiles["face_up"] - tiles["bonus"]
+        res["full"]["tiles_read_right"] = {
+            "flowers_seasons": round(1 - tiles["bonus_wrong"] / max(1, tiles["bonus"]), 4),
+            "other_face_up": round(1 - (tiles["wrong"] - tiles["bonus_wrong"]) / max(1, other), 4),
+            "face_up_tiles": tiles["face_up"], "flowers_seasons_tiles": tiles["bonus"]}
+        res["full"]["wrong_scores_by_misread"] = dict(causes.most_common())
+        res["median_tile_width_px"] = round(float(np.median(widths)), 1)
     res["failures"] = failures
     return res
 
@@ -343,6 +393,15 @@ def to_markdown(r: dict) -> str:
             lines.append(f"| {label} | {v} | |" if isinstance(v, str) else
                          f"| {label} | {v['seat_and_group_right']:.1%} | {v['scores_exactly_right']:.1%} |")
         lines.append("")
+        full = s.get("full")
+        if isinstance(full, dict) and "tiles_read_right" in full:
+            t = full["tiles_read_right"]
+            lines += [f"Tiles are {s['median_tile_width_px']} pixels wide (median) in these 1280x960 photos. "
+                      f"The classifier read {t['other_face_up']:.1%} of the {t['face_up_tiles'] - t['flowers_seasons_tiles']} "
+                      f"face-up suit and honour tiles right and {t['flowers_seasons']:.1%} of the "
+                      f"{t['flowers_seasons_tiles']} flowers and seasons.", "",
+                      "Tables with wrong scores, by what was misread: "
+                      + ", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) + ".", ""]
     lat = r.get("latency")
     if lat:
         lines += ["## Latency (12-megapixel photo, decode to scores, fresh runtime-only process)", ""]
