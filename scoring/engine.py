@@ -85,13 +85,15 @@ class TableResult:
 
 
 def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list[Winner]:
-    """Every arrangement of the winner's tiles, with every role the winning tile can play."""
+    """Every arrangement of the winner's tiles, with every role the winning tile can play (one
+    role per arrangement for a ruleset that does not read the role: its scores would be equal)."""
     facts = WinningHand(hand, WIND_CODE[hand.seat], WIND_CODE[round_wind] if round_wind else None)
     declared = meld_groups(hand) if hand.melds else ()
     n_sets = 4 - len(declared)
     win_by = hand.win_by
     tile = hand.winning_tile if win_by != "original-hand" else None
     claimed = win_by == "discard" or win_by == "robbing-kong"  # a pung the winning tile completes is exposed
+    every_role = RULESETS[ruleset].READS_WINNING_ROLE
     found: list[Winner] = []
     if n_sets >= 0 and hand.size == 3 * n_sets + 2:
         for split in splits_of(facts.keys):
@@ -113,6 +115,8 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
                     continue
                 if shape is None:
                     shape = shape_of(groups)
+                elif not every_role:
+                    continue  # the same groups again: the ruleset scores them alike (the first role wins ties)
                 found.append(Winner(facts, groups, role + len(declared), None, shape))
     if not declared:
         shapes = SPECIAL_SHAPES[ruleset]

@@ -20,6 +20,8 @@ from .common import (
 )
 
 NAME = "classical"
+# Scores read the arrangement, never which group the winning tile completed (Winner.winning_index).
+READS_WINNING_ROLE = False
 DEFAULT_LIMIT = 1000  # the seed never states the limit (A21)
 BONUS_POINTS = {
     "mah-jongg": 20,

@@ -18,6 +18,8 @@ from .common import (
 )
 
 NAME = "pung-chow"
+# Scores read the arrangement, never which group the winning tile completed (Winner.winning_index).
+READS_WINNING_ROLE = False
 MAH_JONGG = 20
 BONUS_POINTS = {"no-sequence": 10, "no-other-score": 10, "loose-tile": 10, "self-draw": 2, "only-place": 2}
 PAIR_POINTS = 2  # a pair of dragons or of one's own wind ("limited to two points")

@@ -42,6 +42,8 @@ from .common import (
 )
 
 NAME = "pung-chow-limit"
+# The pair or sequence the winning tile completed scores (2.4): each role is scored.
+READS_WINNING_ROLE = True
 USUAL_LIMIT = {10: 300, 20: 400}  # "usually 300 points ... and 400 in games giving a bonus of 20"
 NO_OTHER_SCORE = 10
 
