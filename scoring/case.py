@@ -204,21 +204,22 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
 
 #: the numeric parameters a ruleset reads (RULES.md 0.2), each with its least allowed value;
 #: null keeps the ruleset's default (for `limit`: no cap in the limit game)
-_NUMBER_PARAMS = {"limit": 1, "mj_bonus": 1, "east_consecutive_wins": 0}
+_NUMBER_PARAMS = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
 
 
 def _check_params(params: dict) -> None:
     """Refuse parameters the rules cannot use (a limit of "abc", east_double "no") with a
     message naming the parameter, instead of failing while scoring."""
-    for key, least in _NUMBER_PARAMS.items():
-        value = params.get(key)
+    get = params.get
+    for key, least in _NUMBER_PARAMS:
+        value = get(key)
         if value is None or type(value) is int and value >= least:
             continue
         if isinstance(value, float) and value.is_integer() and value >= least:
             continue
         raise ScoringError("invalid-case", f"params.{key} must be a whole number of at least {least} "
                                            f"or null, not {value!r}")
-    double = params.get("east_double")
+    double = get("east_double")
     if double is not None and not isinstance(double, bool):
         raise ScoringError("invalid-case", f"params.east_double must be true or false, not {double!r}")
 
@@ -313,26 +314,27 @@ def parse_case(raw: Any) -> Case:
     """Parse a vectors.json case (a dict) into a :class:`Case`, checking its structure."""
     if not isinstance(raw, dict):
         raise ScoringError("invalid-case", "a case must be a JSON object")
-    ruleset = raw.get("ruleset")
+    get = raw.get
+    ruleset = get("ruleset")
     if ruleset not in RULESETS:
         raise ScoringError("invalid-case", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
-    kind = raw.get("kind")
+    kind = get("kind")
     if kind not in CASE_KINDS:
         raise ScoringError("invalid-case", f"kind {kind!r} is not one of wash, penalty-false-mj, penalty-discarder")
-    params = raw.get("params") or {}
+    params = get("params") or {}
     if not isinstance(params, dict):
         raise ScoringError("invalid-case", "'params' must be an object")
     if params:
         _check_params(params)
-    hands_raw = raw.get("hands")
+    hands_raw = get("hands")
     if not (isinstance(hands_raw, list) and hands_raw):
         raise ScoringError("invalid-case", "'hands' must be a non-empty list")
     if len(hands_raw) > 4:
         raise ScoringError("invalid-seat", f"{len(hands_raw)} hands given; a table seats four")
-    seat_wind = raw.get("seat_wind")
+    seat_wind = get("seat_wind")
     if seat_wind is not None and seat_wind not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"seat_wind {seat_wind!r} is not one of E, S, W, N")
-    round_wind = raw.get("round_wind")
+    round_wind = get("round_wind")
     if round_wind is not None and round_wind not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"round_wind {round_wind!r} is not one of E, S, W, N")
     if len(hands_raw) == 1:
@@ -345,11 +347,11 @@ def parse_case(raw: Any) -> Case:
             if hand.winner:
                 winner = hand
                 break
-    discarder = raw.get("discarder")
+    discarder = get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {discarder!r} is not one of E, S, W, N")
     case = Case(ruleset, seat_wind, round_wind, params, kind, hands, discarder,
-                bool(raw.get("discarder_exempt", False)), raw.get("id"), winner)
+                bool(get("discarder_exempt", False)), get("id"), winner)
     validate_table(case)
     return case
 
