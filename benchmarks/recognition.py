@@ -213,7 +213,10 @@ def _why_scores_wrong(wrong: list[tuple[str, str]], got: dict) -> str:
     kinds = {"flowers/seasons" if a in BONUS or b in BONUS else "suit/honour" for a, b in wrong}
     if kinds:
         return " and ".join(sorted(kinds))
-    return f"no tile misread ({got['error']})" if "error" in got else "no tile misread"
+    if "error" in got:  # the engine's error (a dict) or the case builder's code (a string)
+        err = got["error"]
+        return f"no tile misread ({err.get('code') if isinstance(err, dict) else err})"
+    return "no tile misread"
 
 
 def _scores_equal(a: dict, b: dict) -> bool:

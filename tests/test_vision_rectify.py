@@ -1,0 +1,46 @@
+"""Upright crops: perspective undone, turned upright, big tiles shrunk, small ones kept at their size."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.quad import TileQuad
+from vision.rectify import MAX_CROP_H, upright_crop
+
+
+def _tile_photo(w: int, h: int, angle_deg: float = 0.0):
+    """A grey photo with one tile: white face, left half of it red (so orientation shows), its
+    quad (p0 top-left .. p3 bottom-left as the tile's player sees it) rotated by angle_deg."""
+    img = np.full((400, 400, 3), 90, np.uint8)
+    c = np.array([200.0, 200.0])
+    base = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    t = np.deg2rad(angle_deg)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    corners = (base @ rot.T + c).astype(np.float32)
+    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), (255, 255, 255))
+    left = np.array([corners[0], (corners[0] + corners[1]) / 2, (corners[3] + corners[2]) / 2, corners[3]])
+    cv2.fillConvexPoly(img, np.round(left).astype(np.int32), (0, 0, 255))
+    return img, TileQuad(corners)
+
+
+def test_big_tile_is_shrunk_to_the_maximum_height_and_smaller_ones_kept():
+    img, quad = _tile_photo(150, 200)
+    assert upright_crop(img, quad).shape[0] == MAX_CROP_H
+    img, quad = _tile_photo(80, 110)
+    assert upright_crop(img, quad).shape[0] == 110
+    img, quad = _tile_photo(24, 32)
+    assert upright_crop(img, quad).shape[:2] == (32, 24)
+
+
+def test_rotated_tile_comes_out_upright():
+    """A tile lying upside down in the photo (the far seat's) comes out with its red half on the
+    left again."""
+    img, quad = _tile_photo(60, 80, angle_deg=180.0)
+    crop = upright_crop(img, quad)
+    h, w = crop.shape[:2]
+    assert (h, w) == (80, 60)
+    inner_left = crop[h // 4: 3 * h // 4, w // 8: w // 3].reshape(-1, 3).mean(axis=0)
+    inner_right = crop[h // 4: 3 * h // 4, 2 * w // 3: 7 * w // 8].reshape(-1, 3).mean(axis=0)
+    assert inner_left[2] > 200 and inner_left[1] < 60  # red (BGR)
+    assert inner_right.min() > 200  # white
