@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from operator import add
 
@@ -27,9 +27,9 @@ from .tiles import (
     tile_name,
 )
 
-RULESETS = ("pung-chow", "pung-chow-limit", "classical")
-WIN_BY = ("self-draw", "discard", "loose-tile", "robbing-kong", "original-hand")
-FLAGS = (
+RULESETS: Final = ("pung-chow", "pung-chow-limit", "classical")
+WIN_BY: Final = ("self-draw", "discard", "loose-tile", "robbing-kong", "original-hand")
+FLAGS: Final = (
     "last-tile",
     "standing-hand",
     "east-first-discard",
@@ -37,11 +37,11 @@ FLAGS = (
     "wash-tiles",
     "false-mah-jongg",
 )
-NO_FLAGS: frozenset[str] = frozenset()
-CASE_KINDS = (None, "wash", "penalty-false-mj", "penalty-discarder")
-MELD_KINDS = ("chow", "pung", "kong")
-N_KINDS = len(INDEX)  # count bytes per hand
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+NO_FLAGS: Final[frozenset[str]] = frozenset()
+CASE_KINDS: Final = (None, "wash", "penalty-false-mj", "penalty-discarder")
+MELD_KINDS: Final = ("chow", "pung", "kong")
+N_KINDS: Final = len(INDEX)  # count bytes per hand
+SEAT_NAMES: Final = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 class ScoringError(ValueError):
@@ -97,6 +97,7 @@ class Hand:
     meld_packed: int | None
     size: int
 
+
     @property
     def name(self) -> str:
         return SEAT_NAMES.get(self.seat, self.seat)
@@ -131,8 +132,9 @@ class Case:
     hands: list[Hand]
     discarder: str | None = None
     discarder_exempt: bool = False
-    id: str | None = None
+    id: Any = None  # any JSON value: it is copied into the result
     winner: Hand | None = None  # the hand marked as the winner (parse_case finds it)
+
 
     def hand(self, seat: str) -> Hand | None:
         return next((h for h in self.hands if h.seat == seat), None)
@@ -204,7 +206,7 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
 
 #: the numeric parameters a ruleset reads (RULES.md 0.2), each with its least allowed value;
 #: null keeps the ruleset's default (for `limit`: no cap in the limit game)
-_NUMBER_PARAMS = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
+_NUMBER_PARAMS: Final = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
 
 
 def _check_params(params: dict) -> None:
@@ -238,6 +240,7 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     text = get("concealed")
     # A canonical string holds only suit and honour tiles: no face-down or bonus tile to refuse.
     packed = pack_text(text) if type(text) is str else None
+    counts: bytes | list[int]
     if packed is not None:
         counts, size = packed.to_bytes(N_KINDS, "little"), packed % 255  # 256 = 1 (mod 255)
     else:
@@ -416,8 +419,8 @@ def _repeated_bonus_tile(bonus: list[str]) -> None:
 
 
 # Adding 0x7B to a count byte of at most 0x84 sets its top bit exactly when the count exceeds four.
-_OVER_FOUR = sum(0x7B << (8 * i) for i in range(len(INDEX)))
-_TOP_BITS = sum(0x80 << (8 * i) for i in range(len(INDEX)))
+_OVER_FOUR: Final = sum(0x7B << (8 * i) for i in range(len(INDEX)))
+_TOP_BITS: Final = sum(0x80 << (8 * i) for i in range(len(INDEX)))
 
 
 def _over_four(hands: list[Hand]) -> bool:
