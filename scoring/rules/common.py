@@ -43,7 +43,7 @@ SET_POINTS: Final = {
 _SECOND: Final = itemgetter(1)  # the points of an item, the doublings of a double
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)  # (the __init__ is written out: mypyc compiles it, not a generated one)
 class HandScore:
     """An itemised score: points are summed, then doubled, then capped at the limit."""
 
@@ -54,6 +54,14 @@ class HandScore:
     uncapped: int | None = None
     dead: bool = False
 
+    def __init__(self, items: list[tuple[str, int]] | None = None, doubles: list[tuple[str, int]] | None = None,
+                 limit_hand: str | None = None, score: int = 0, uncapped: int | None = None, dead: bool = False):
+        self.items = [] if items is None else items  # (a new list each time, as a default factory gives)
+        self.doubles = [] if doubles is None else doubles
+        self.limit_hand = limit_hand
+        self.score = score
+        self.uncapped = uncapped
+        self.dead = dead
 
     @property
     def points(self) -> int:
