@@ -135,20 +135,40 @@ def pack_text(text: str) -> int | None:
     order), or None for anything else (bonus tiles, face-down tiles, spaces, unknown codes,
     over 254 characters): those are left to :func:`scoring.tiles.parse_tiles`, which names errors.
 
-    The string is cut after each suit letter and each run is looked up in :data:`RUNS`; runs the
-    table does not hold (long ones) are looked up four digits at a time."""
+    A loop over the string's bytes counting each run of digits into its suit when the suit
+    letter comes (for mypyc, which compiles it to a C loop; interpreted, it is slower than
+    looking runs up in :data:`RUNS`, as before, by about 1.5 us per 14-tile hand)."""
     if len(text) > 254:  # at most 254 tiles: no count byte can overflow
         return None
-    runs = text.replace("m", "m,").replace("p", "p,").replace("s", "s,").replace("z", "z,").split(",")
-    if runs.pop():  # something after the last suit letter
+    data = text.encode("utf-8", "replace")
+    counts = [0] * 34
+    pending = 0  # digits since the last suit letter
+    for i in range(len(data)):
+        c = data[i]
+        if 49 <= c <= 57:
+            pending += 1
+            continue
+        if c == 109:
+            base = 0
+        elif c == 112:
+            base = 9
+        elif c == 115:
+            base = 18
+        elif c == 122:
+            base = 27
+        else:
+            return None
+        if pending == 0:
+            return None
+        for j in range(i - pending, i):
+            d = data[j] - 49
+            if base == 27 and d > 6:
+                return None
+            counts[base + d] += 1
+        pending = 0
+    if pending:
         return None
-    packed = 0
-    try:
-        for run in runs:  # (a loop costs less than sum(map(...)) here: no method wrapper per run)
-            packed += RUNS[run]
-    except KeyError:
-        return _pack_long_runs(runs)
-    return packed
+    return int.from_bytes(bytes(counts), "little")
 
 
 def _pack_long_runs(runs: list[str]) -> int | None:
