@@ -1,10 +1,20 @@
-"""Build hook: compile the rules engine's hot modules with mypyc (everything else is in pyproject.toml).
+"""Build hook: an opt-in mypyc-compiled rules engine (everything else is in pyproject.toml).
 
-The modules stay ordinary Python: without the compiled extensions (``MJSCORE_PURE=1`` at install
-time, no mypyc, or a failed C build) ``scoring`` runs from the same source, with the same results.
-The compiled modules are built in place next to their sources (ignored by git): after editing one
-of them, reinstall (``pip install -e .``) or delete its ``.so`` file, or Python keeps importing the
-old compiled one.
+By default nothing is built: ``pip install .`` and ``pip install -e .`` (what ``make test`` and
+``make serve`` run) install pure Python, need no mypy and no C compiler, and take no extra time.
+
+With ``MJSCORE_COMPILE=1`` set at install time, the hot modules of ``scoring`` below are compiled
+with mypyc (same source, same results, faster: benchmarks/results/scoring.md).  mypyc
+comes with mypy, which is not a build requirement (every default install would fetch it), so
+install mypy (and the build system's setuptools) first and build without isolation, for a
+deployment::
+
+    pip install 'mypy>=1.11' 'setuptools>=77'
+    MJSCORE_COMPILE=1 pip install --no-build-isolation .
+
+Keep editable installs pure: a compiled module in an editable install is built next to its
+source and keeps running its old ``.so`` after the source changes.  If mypyc is missing, refuses
+the code, or the C build fails, the install goes on with pure Python and prints why.
 """
 
 import os
@@ -28,12 +38,13 @@ COMPILED = [
 
 
 def ext_modules() -> list:
-    if os.environ.get("MJSCORE_PURE") == "1":
+    if os.environ.get("MJSCORE_COMPILE") != "1":
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        print("mjscore: mypyc is not installed; scoring stays pure Python")
+        print("mjscore: MJSCORE_COMPILE=1 but mypyc is not installed (pip install 'mypy>=1.11', "
+              "then install with --no-build-isolation); scoring stays pure Python")
         return []
     try:
         extensions = mypycify(COMPILED, opt_level="3", group_name="scoring")
