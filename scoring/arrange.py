@@ -4,7 +4,8 @@ Tiles are handled as count vectors over the 34 kinds (index = position in ``KIND
 splits into four independent segments (characters, dots, bamboo, honours); each segment's splits
 come from the precomputed tables of :mod:`scoring.shape_tables`, so arranging a hand is a few
 table look-ups and a product of the (usually single) splits of each segment.  MPSZ strings are
-counted through a table of their runs (:data:`RUNS`), built here from the tile codes.  All
+counted through a table of their runs (:data:`RUNS`), built here from the tile codes (compiled
+by mypyc, by a byte loop instead: :func:`pack_text`).  All
 tables are built once, at import, from the rules and the tile set, never from the hands scored.
 """
 
@@ -130,16 +131,33 @@ RUN_SORTED_DIGITS: Final = 7  # (few sorted 13- or 14-tile hands hold more than 
 RUNS: Final = _run_table(RUN_DIGITS, RUN_SORTED_DIGITS)
 
 
+COMPILED: Final = __file__.endswith((".so", ".pyd"))  # this module built by mypyc (setup.py)
+
+
 def pack_text(text: str) -> int | None:
     """Packed counts of a canonical string of suit and honour tiles (``"4m167p54m23p"``, in any
     order), or None for anything else (bonus tiles, face-down tiles, spaces, unknown codes,
     over 254 characters): those are left to :func:`scoring.tiles.parse_tiles`, which names errors.
 
-    A loop over the string's bytes counting each run of digits into its suit when the suit
-    letter comes (for mypyc, which compiles it to a C loop; interpreted, it is slower than
-    looking runs up in :data:`RUNS`, as before, by about 1.5 us per 14-tile hand)."""
+    Interpreted, the string is cut after each suit letter and each run is looked up in
+    :data:`RUNS`; runs the table does not hold (long ones) are looked up four digits at a time.
+    Compiled by mypyc (:data:`COMPILED`), a loop over the string's bytes counts each run of
+    digits into its suit when the suit letter comes: a C loop, faster there than the look-ups,
+    but slower than them interpreted (by about 1.5 us per 14-tile hand).  Both give the same
+    results (tests/test_scoring_compiled.py compares the builds)."""
     if len(text) > 254:  # at most 254 tiles: no count byte can overflow
         return None
+    if not COMPILED:
+        runs = text.replace("m", "m,").replace("p", "p,").replace("s", "s,").replace("z", "z,").split(",")
+        if runs.pop():  # something after the last suit letter
+            return None
+        packed = 0
+        try:
+            for run in runs:  # (a loop costs less than sum(map(...)) here: no method wrapper per run)
+                packed += RUNS[run]
+        except KeyError:
+            return _pack_long_runs(runs)
+        return packed
     data = text.encode("utf-8", "replace")
     counts = [0] * 34
     pending = 0  # digits since the last suit letter
