@@ -12,12 +12,14 @@ deployment::
     pip install 'mypy>=1.11' 'setuptools>=77'
     MJSCORE_COMPILE=1 pip install --no-build-isolation .
 
-Keep editable installs pure: a compiled module in an editable install is built next to its
-source and keeps running its old ``.so`` after the source changes.  If mypyc is missing, refuses
-the code, or the C build fails, the install goes on with pure Python and prints why.
+Editable installs stay pure even with ``MJSCORE_COMPILE=1``: a compiled module in an editable
+install is built next to its source and keeps running its old ``.so`` after the source changes.
+If mypyc is missing, refuses the code, or the C build fails, the install goes on with pure
+Python and prints why (shown by ``pip install -v``).
 """
 
 import os
+import sys
 
 from setuptools import setup
 
@@ -39,6 +41,10 @@ COMPILED = [
 
 def ext_modules() -> list:
     if os.environ.get("MJSCORE_COMPILE") != "1":
+        return []
+    if {"editable_wheel", "develop"} & set(sys.argv[1:]):  # pip install -e . (PEP 660, or legacy)
+        print("mjscore: MJSCORE_COMPILE=1 is ignored by editable installs (a compiled module next to "
+              "its source would keep running after the source changes); scoring stays pure Python")
         return []
     try:
         from mypyc.build import mypycify
