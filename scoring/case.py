@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from operator import add
 
@@ -27,9 +27,9 @@ from .tiles import (
     tile_name,
 )
 
-RULESETS = ("pung-chow", "pung-chow-limit", "classical")
-WIN_BY = ("self-draw", "discard", "loose-tile", "robbing-kong", "original-hand")
-FLAGS = (
+RULESETS: Final = ("pung-chow", "pung-chow-limit", "classical")
+WIN_BY: Final = ("self-draw", "discard", "loose-tile", "robbing-kong", "original-hand")
+FLAGS: Final = (
     "last-tile",
     "standing-hand",
     "east-first-discard",
@@ -37,11 +37,11 @@ FLAGS = (
     "wash-tiles",
     "false-mah-jongg",
 )
-NO_FLAGS: frozenset[str] = frozenset()
-CASE_KINDS = (None, "wash", "penalty-false-mj", "penalty-discarder")
-MELD_KINDS = ("chow", "pung", "kong")
-N_KINDS = len(INDEX)  # count bytes per hand
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+NO_FLAGS: Final[frozenset[str]] = frozenset()
+CASE_KINDS: Final = (None, "wash", "penalty-false-mj", "penalty-discarder")
+MELD_KINDS: Final = ("chow", "pung", "kong")
+N_KINDS: Final = len(INDEX)  # count bytes per hand
+SEAT_NAMES: Final = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 class ScoringError(ValueError):
@@ -73,7 +73,7 @@ class Meld:
         return f"{'exposed' if self.exposed else 'concealed'} {self.kind} {format_tiles(self.tiles)}"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)  # (the __init__ is written out: mypyc compiles it, not a generated one)
 class Hand:
     """One player's tiles at the end of the hand.
 
@@ -96,6 +96,22 @@ class Hand:
     packed: int | None
     meld_packed: int | None
     size: int
+
+    def __init__(self, seat: str, winner: bool, melds: list[Meld], winning_tile: str | None, win_by: str | None,
+                 flags: frozenset[str], bonus_tiles: list[str], counts: bytes | list[int],
+                 meld_counts: bytes | list[int], packed: int | None, meld_packed: int | None, size: int):
+        self.seat = seat
+        self.winner = winner
+        self.melds = melds
+        self.winning_tile = winning_tile
+        self.win_by = win_by
+        self.flags = flags
+        self.bonus_tiles = bonus_tiles
+        self.counts = counts
+        self.meld_counts = meld_counts
+        self.packed = packed
+        self.meld_packed = meld_packed
+        self.size = size
 
     @property
     def name(self) -> str:
@@ -121,7 +137,7 @@ class Hand:
         return self.size + sum(3 for _ in self.melds)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)  # (the __init__ is written out: mypyc compiles it, not a generated one)
 class Case:
     ruleset: str
     seat_wind: str | None
@@ -131,8 +147,22 @@ class Case:
     hands: list[Hand]
     discarder: str | None = None
     discarder_exempt: bool = False
-    id: str | None = None
+    id: Any = None  # any JSON value: it is copied into the result
     winner: Hand | None = None  # the hand marked as the winner (parse_case finds it)
+
+    def __init__(self, ruleset: str, seat_wind: str | None, round_wind: str | None, params: dict[str, Any],
+                 kind: str | None, hands: list[Hand], discarder: str | None = None, discarder_exempt: bool = False,
+                 id: Any = None, winner: Hand | None = None):
+        self.ruleset = ruleset
+        self.seat_wind = seat_wind
+        self.round_wind = round_wind
+        self.params = params
+        self.kind = kind
+        self.hands = hands
+        self.discarder = discarder
+        self.discarder_exempt = discarder_exempt
+        self.id = id
+        self.winner = winner
 
     def hand(self, seat: str) -> Hand | None:
         return next((h for h in self.hands if h.seat == seat), None)
@@ -204,22 +234,21 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
 
 #: the numeric parameters a ruleset reads (RULES.md 0.2), each with its least allowed value;
 #: null keeps the ruleset's default (for `limit`: no cap in the limit game)
-_NUMBER_PARAMS = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
+_NUMBER_PARAMS: Final = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
 
 
 def _check_params(params: dict) -> None:
     """Refuse parameters the rules cannot use (a limit of "abc", east_double "no") with a
     message naming the parameter, instead of failing while scoring."""
-    get = params.get
     for key, least in _NUMBER_PARAMS:
-        value = get(key)
+        value = params.get(key)
         if value is None or type(value) is int and value >= least:
             continue
         if isinstance(value, float) and value.is_integer() and value >= least:
             continue
         raise ScoringError("invalid-case", f"params.{key} must be a whole number of at least {least} "
                                            f"or null, not {value!r}")
-    double = get("east_double")
+    double = params.get("east_double")
     if double is not None and not isinstance(double, bool):
         raise ScoringError("invalid-case", f"params.east_double must be true or false, not {double!r}")
 
@@ -227,22 +256,22 @@ def _check_params(params: dict) -> None:
 def _parse_hand(raw: Any, index: int) -> Hand:
     if not isinstance(raw, dict):
         raise ScoringError("invalid-case", f"hands[{index}] must be an object")
-    get = raw.get
-    seat = get("seat")
+    seat = raw.get("seat")
     if seat not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"hands[{index}]: seat {seat!r} is not one of E, S, W, N")
     who = SEAT_NAMES[seat]
-    winner = get("winner", False)
+    winner = raw.get("winner", False)
     if winner is not True and winner is not False:
         raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
-    text = get("concealed")
+    text = raw.get("concealed")
     # A canonical string holds only suit and honour tiles: no face-down or bonus tile to refuse.
     packed = pack_text(text) if type(text) is str else None
+    counts: bytes | list[int]
     if packed is not None:
         counts, size = packed.to_bytes(N_KINDS, "little"), packed % 255  # 256 = 1 (mod 255)
     else:
         packed, counts, size = _concealed_counts(text, who)
-    melds_raw = get("melds")
+    melds_raw = raw.get("melds")
     if melds_raw:
         if not isinstance(melds_raw, list):
             raise ScoringError("invalid-case", f"{who}: 'melds' must be a list")
@@ -252,7 +281,7 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         meld_packed = pack(declared) if len(declared) <= 255 else None
     else:
         melds, meld_counts, meld_packed = [], NO_TILES, 0
-    winning_raw = get("winning_tile")
+    winning_raw = raw.get("winning_tile")
     winning_tile = None
     if winning_raw is None:  # (non-winners)
         pass
@@ -263,17 +292,17 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         if len(codes) != 1 or is_bonus(codes[0]):
             raise ScoringError("unknown-tile", f"{who}: the winning tile must be one tile, got {winning_raw!r}")
         winning_tile = codes[0]
-    win_by = get("win_by")
+    win_by = raw.get("win_by")
     if win_by is not None and win_by not in WIN_BY:
         raise ScoringError("invalid-case", f"{who}: win_by {win_by!r} is not one of {', '.join(WIN_BY)}")
-    flags = get("flags")
+    flags = raw.get("flags")
     if flags:
         if not isinstance(flags, list):
             raise ScoringError("invalid-case", f"{who}: 'flags' must be a list")
         for flag in flags:
             if flag not in FLAGS:
                 raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
-    bonus_raw = get("bonus_tiles")
+    bonus_raw = raw.get("bonus_tiles")
     bonus = [] if bonus_raw is None or _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
     if bonus:
         not_bonus = [t for t in bonus if not is_bonus(t)]
@@ -314,27 +343,26 @@ def parse_case(raw: Any) -> Case:
     """Parse a vectors.json case (a dict) into a :class:`Case`, checking its structure."""
     if not isinstance(raw, dict):
         raise ScoringError("invalid-case", "a case must be a JSON object")
-    get = raw.get
-    ruleset = get("ruleset")
+    ruleset = raw.get("ruleset")
     if ruleset not in RULESETS:
         raise ScoringError("invalid-case", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
-    kind = get("kind")
+    kind = raw.get("kind")
     if kind not in CASE_KINDS:
         raise ScoringError("invalid-case", f"kind {kind!r} is not one of wash, penalty-false-mj, penalty-discarder")
-    params = get("params") or {}
+    params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise ScoringError("invalid-case", "'params' must be an object")
     if params:
         _check_params(params)
-    hands_raw = get("hands")
+    hands_raw = raw.get("hands")
     if not (isinstance(hands_raw, list) and hands_raw):
         raise ScoringError("invalid-case", "'hands' must be a non-empty list")
     if len(hands_raw) > 4:
         raise ScoringError("invalid-seat", f"{len(hands_raw)} hands given; a table seats four")
-    seat_wind = get("seat_wind")
+    seat_wind = raw.get("seat_wind")
     if seat_wind is not None and seat_wind not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"seat_wind {seat_wind!r} is not one of E, S, W, N")
-    round_wind = get("round_wind")
+    round_wind = raw.get("round_wind")
     if round_wind is not None and round_wind not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"round_wind {round_wind!r} is not one of E, S, W, N")
     if len(hands_raw) == 1:
@@ -347,11 +375,11 @@ def parse_case(raw: Any) -> Case:
             if hand.winner:
                 winner = hand
                 break
-    discarder = get("discarder")
+    discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {discarder!r} is not one of E, S, W, N")
     case = Case(ruleset, seat_wind, round_wind, params, kind, hands, discarder,
-                bool(get("discarder_exempt", False)), get("id"), winner)
+                bool(raw.get("discarder_exempt", False)), raw.get("id"), winner)
     validate_table(case)
     return case
 
@@ -416,8 +444,8 @@ def _repeated_bonus_tile(bonus: list[str]) -> None:
 
 
 # Adding 0x7B to a count byte of at most 0x84 sets its top bit exactly when the count exceeds four.
-_OVER_FOUR = sum(0x7B << (8 * i) for i in range(len(INDEX)))
-_TOP_BITS = sum(0x80 << (8 * i) for i in range(len(INDEX)))
+_OVER_FOUR: Final = sum(0x7B << (8 * i) for i in range(len(INDEX)))
+_TOP_BITS: Final = sum(0x80 << (8 * i) for i in range(len(INDEX)))
 
 
 def _over_four(hands: list[Hand]) -> bool:

@@ -8,7 +8,7 @@ pipeline; ``evaluate(case_dict) -> TableResult`` is the same with Python objects
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import settle
 from .arrange import GROUPS_WITH, Group, hidden_quads, is_nine_gates, is_thirteen_orphans, splits_of
@@ -17,9 +17,9 @@ from .rules import RULESETS, east_double, pung_chow_limit
 from .rules.common import HandScore, Winner, WinningHand, meld_groups, shape_of
 from .tiles import WIND_LETTERS, is_head
 
-WIND_CODE = {letter: f"{i + 1}z" for i, letter in enumerate(WIND_LETTERS)}  # 'E' -> '1z'
+WIND_CODE: Final = {letter: f"{i + 1}z" for i, letter in enumerate(WIND_LETTERS)}  # 'E' -> '1z'
 
-SPECIAL_SHAPES = {
+SPECIAL_SHAPES: Final = {
     "pung-chow": (),
     "pung-chow-limit": ("thirteen-orphans",),
     "classical": ("thirteen-orphans", "nine-gates"),
@@ -104,7 +104,7 @@ def _winner_candidates(hand: Hand, ruleset: str, round_wind: str | None) -> list
             shape = None  # the groups' shape_of, shared by the roles that keep them
             # Each kind of group holding the tile gives one role, in the order of the split; equal
             # groups are one role, the first of them (groups are interned: equal means identical).
-            holding = GROUPS_WITH[tile].intersection(split)
+            holding: frozenset[Group] | list[Group] = GROUPS_WITH[tile].intersection(split)
             if len(holding) > 1:
                 holding = sorted(holding, key=split.index)
             for group in holding:
@@ -203,6 +203,7 @@ def _score_ordinary(case: Case) -> TableResult:
     if case.kind == "penalty-discarder" and winner is not None and not case.discarder_exempt:
         if case.discarder == winner.seat:
             raise ScoringError("invalid-seat", "the discarder cannot be the winner")
+        assert case.discarder is not None  # (validate_table asks for it)
         result.transfers = settle.settle_discarder_penalty(winner.seat, case.discarder, scores[winner.seat], double)
         result.extra["discarder"] = case.discarder
     else:
@@ -254,7 +255,7 @@ def _score_false_mah_jongg(case: Case) -> TableResult:
     return result
 
 
-def evaluate(raw: dict | Case) -> TableResult:
+def evaluate(raw: Any) -> TableResult:
     """Validate, score and settle one case.  Raises :class:`ScoringError` for invalid input."""
     case = raw if isinstance(raw, Case) else parse_case(raw)
     if case.kind == "wash":
@@ -269,6 +270,7 @@ def _lone_winner_json(case: Case) -> dict[str, Any]:
     alone, written out straight away: no :class:`TableResult`, no transfers as tuples to convert.
     (tests/test_scoring_rules.py checks that both give the same result.)"""
     ruleset, params, winner = case.ruleset, case.params, case.winner
+    assert winner is not None  # (score_table calls this for a case with a winner)
     double = east_double(ruleset, params)
     scored = score_winner(winner, ruleset, params, case.round_wind)
     seat, score = winner.seat, scored.score
@@ -281,7 +283,7 @@ def _lone_winner_json(case: Case) -> dict[str, Any]:
     return out
 
 
-def _add_lone_winner_fields(out: dict[str, Any], scored) -> None:
+def _add_lone_winner_fields(out: dict[str, Any], scored: HandScore) -> None:
     """A winner-only result's fields after its score, in the result's key order."""
     if scored.uncapped is not None:
         out["uncapped_score"] = scored.uncapped
@@ -301,6 +303,7 @@ def _table_json(case: Case) -> dict[str, Any]:
     in :meth:`TableResult.to_json` (a helper would cost a call per hand and list).
     (tests/test_scoring_rules.py checks that both give the same result.)"""
     ruleset, params, winner = case.ruleset, case.params, case.winner
+    assert winner is not None  # (score_table calls this for a case with a winner)
     double = east_double(ruleset, params)
     scored = score_winner(winner, ruleset, params, case.round_wind)
     seat = winner.seat

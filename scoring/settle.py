@@ -7,6 +7,8 @@ is doubled.  Dead hands score nothing, so they pay every difference and collect 
 
 from __future__ import annotations
 
+from typing import Final
+
 from itertools import combinations
 
 from .tiles import WIND_LETTERS
@@ -20,7 +22,7 @@ def _factor(a: str, b: str, east_double: bool) -> int:
 
 # East doubles -> winner -> each other seat with the factor of what it pays the winner.  (Nested
 # dicts: looking up a bool and then a seat costs less than building and comparing a tuple key.)
-_WINNER_PAYERS = {
+_WINNER_PAYERS: Final = {
     double: {
         winner: tuple((seat, _factor(seat, winner, double)) for seat in WIND_LETTERS if seat != winner)
         for winner in WIND_LETTERS
@@ -30,7 +32,7 @@ _WINNER_PAYERS = {
 
 
 # East doubles -> winner -> each pair of the other seats, in seat order, with the factor between them.
-_LOSER_PAIRS = {
+_LOSER_PAIRS: Final = {
     double: {
         winner: tuple(
             (a, b, _factor(a, b, double)) for a, b in combinations([s for s in WIND_LETTERS if s != winner], 2)
@@ -42,7 +44,7 @@ _LOSER_PAIRS = {
 
 
 # East doubles -> winner -> what each seat, in seat order, gains per point of the winner's score.
-_WINNER_NET = {
+_WINNER_NET: Final = {
     double: {
         winner: tuple(
             sum(factor for _, factor in payers) if seat == winner else -dict(payers)[seat] for seat in WIND_LETTERS

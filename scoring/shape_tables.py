@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 from operator import itemgetter
-from typing import Callable
+from typing import Callable, Final
 
-KIND_ORDER = {"pung": 0, "pair": 1, "chow": 2}  # a group's local id is 3 * rank + KIND_ORDER[kind]
-LOCAL_KIND = tuple(sorted(KIND_ORDER, key=KIND_ORDER.__getitem__))  # local id % 3 -> kind
-MAX_SETS = 4
-MAX_COPIES = 4
+KIND_ORDER: Final = {"pung": 0, "pair": 1, "chow": 2}  # a group's local id is 3 * rank + KIND_ORDER[kind]
+LOCAL_KIND: Final = tuple(sorted(KIND_ORDER, key=KIND_ORDER.__getitem__))  # local id % 3 -> kind
+MAX_SETS: Final = 4
+MAX_COPIES: Final = 4
 
 
 def segment_key(counts) -> int:
@@ -71,8 +71,8 @@ def _picker(ids: tuple[int, ...]) -> Picker:
     return itemgetter(slice(0, 0))
 
 
-SUIT_SPLITS = _build(9, chows=True)
-HONOUR_SPLITS = _build(7, chows=False)
+SUIT_SPLITS: Final = _build(9, chows=True)
+HONOUR_SPLITS: Final = _build(7, chows=False)
 
 
 def only_splits(splits: dict[int, tuple[Picker, ...]]) -> dict[int, Picker]:
@@ -80,8 +80,8 @@ def only_splits(splits: dict[int, tuple[Picker, ...]]) -> dict[int, Picker]:
     return {key: found[0] for key, found in splits.items() if len(found) == 1}
 
 
-SUIT_ONLY_SPLITS = only_splits(SUIT_SPLITS)
-HONOUR_ONLY_SPLITS = only_splits(HONOUR_SPLITS)
+SUIT_ONLY_SPLITS: Final = only_splits(SUIT_SPLITS)
+HONOUR_ONLY_SPLITS: Final = only_splits(HONOUR_SPLITS)
 
 
 def _build_waits(splits: dict[int, tuple], size: int) -> dict[int, int]:
@@ -95,7 +95,7 @@ def _build_waits(splits: dict[int, tuple], size: int) -> dict[int, int]:
     return waits
 
 
-_WAITS: dict[int, dict[int, int]] = {}
+_WAITS: Final[dict[int, dict[int, int]]] = {}
 
 
 def waits_table(size: int) -> dict[int, int]:

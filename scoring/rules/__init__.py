@@ -4,9 +4,11 @@ is ``limit(params)``, which the engine works out once per table).  ``READS_WINNI
 whether a winner's score depends on which group the winning tile completed: when it does not,
 the engine scores each arrangement once, not once per role of the winning tile."""
 
+from typing import Final
+
 from . import classical, pung_chow, pung_chow_limit
 
-RULESETS = {m.NAME: m for m in (pung_chow, pung_chow_limit, classical)}
+RULESETS: Final = {m.NAME: m for m in (pung_chow, pung_chow_limit, classical)}
 
 
 def east_double(ruleset: str, params: dict) -> bool:

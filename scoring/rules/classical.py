@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..arrange import Group
 from ..case import Hand
 from ..tiles import is_dragon
@@ -19,11 +21,11 @@ from .common import (
     wind_sets,
 )
 
-NAME = "classical"
+NAME: Final = "classical"
 # Scores read the arrangement, never which group the winning tile completed (Winner.winning_index).
-READS_WINNING_ROLE = False
-DEFAULT_LIMIT = 1000  # the seed never states the limit (A21)
-BONUS_POINTS = {
+READS_WINNING_ROLE: Final = False
+DEFAULT_LIMIT: Final = 1000  # the seed never states the limit (A21)
+BONUS_POINTS: Final = {
     "mah-jongg": 20,
     "self-draw": 2,
     "only-place": 2,
@@ -33,12 +35,12 @@ BONUS_POINTS = {
     "last-tile": 10,
     "loose-tile": 10,
 }
-PAIR_POINTS = 2
-BONUS_TILE_POINTS = 4
-WINNER_DOUBLES = {"one-suit-with-honours": 1, "all-one-suit": 3, "terminals-and-honours": 1, "robbing-kong": 1}
-FOUR_OF_A_KIND_BONUS_DOUBLES = 3  # four flowers or four seasons
+PAIR_POINTS: Final = 2
+BONUS_TILE_POINTS: Final = 4
+WINNER_DOUBLES: Final = {"one-suit-with-honours": 1, "all-one-suit": 3, "terminals-and-honours": 1, "robbing-kong": 1}
+FOUR_OF_A_KIND_BONUS_DOUBLES: Final = 3  # four flowers or four seasons
 
-LIMIT_HANDS = (
+LIMIT_HANDS: Final = (
     "A-all-winds-and-dragons",
     "B-three-winds-pair-fourth",
     "C-original-hand",
@@ -76,7 +78,7 @@ def _bonus_tile_items(hand: Hand) -> list[tuple[str, int]]:
     return [(f"bonus-tile:{f}", BONUS_TILE_POINTS) for f in hand.bonus_tiles]
 
 
-def _all_hands_doubles(sets: list[Group], hand: Hand, own_wind: str, round_wind: str | None) -> list[tuple[str, int]]:
+def _all_hands_doubles(sets: list[Group] | None, hand: Hand, own_wind: str, round_wind: str | None) -> list[tuple[str, int]]:
     doubles = []
     if sets:  # only pungs and kongs of winds and dragons double
         doubles += [(f"own-wind-set:{g.tile}", 1) for g in wind_sets(sets, own_wind)]
@@ -115,6 +117,7 @@ def limit_hand(w: Winner, params: dict) -> str | None:
             return "E-all-ones-and-nines"
     # Without a chow the sets are the pungs; no chow holds a wind.
     pungs, pair = w.pungs, w.pair
+    assert pair is not None  # (an arrangement of four sets and a pair)
     if w.honour_sets:
         if count_wind_sets(w.honour_sets) == 3 and pair.is_wind and not any(g.tile == pair.tile for g in pungs):
             return "B-three-winds-pair-fourth"
@@ -145,8 +148,10 @@ def score_winner(w: Winner, params: dict) -> HandScore:
         items.append(("no-sequence", BONUS_POINTS["no-sequence"]))
     if w.pungs:
         items += pung_items(w.pungs)
-    if w.pair.is_honour:  # only pairs of dragons and winds can score
-        items += _pair_items(w.pair.tile, w.own_wind, w.round_wind)
+    pair = w.pair
+    assert pair is not None  # (not a special hand: those are limit hands)
+    if pair.is_honour:  # only pairs of dragons and winds can score
+        items += _pair_items(pair.tile, w.own_wind, w.round_wind)
     if hand.bonus_tiles:
         items += _bonus_tile_items(hand)
     if len(items) == 1:

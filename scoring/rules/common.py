@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -23,7 +25,7 @@ from ..tiles import KINDS, bonus_wind
 # Points for a pung or kong: (kind, is a head, concealed) -> points.  Shared by Harr's Part I,
 # the non-winning hands of Part II, and the classical rules (their tables agree).
 # (Keyed by the groups' own key objects, arrange.points_key.)
-SET_POINTS = {
+SET_POINTS: Final = {
     points_key(*key): points
     for key, points in {
         ("pung", False, False): 2,
@@ -38,10 +40,10 @@ SET_POINTS = {
 }
 
 
-_SECOND = itemgetter(1)  # the points of an item, the doublings of a double
+_SECOND: Final = itemgetter(1)  # the points of an item, the doublings of a double
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)  # (the __init__ is written out: mypyc compiles it, not a generated one)
 class HandScore:
     """An itemised score: points are summed, then doubled, then capped at the limit."""
 
@@ -51,6 +53,15 @@ class HandScore:
     score: int = 0
     uncapped: int | None = None
     dead: bool = False
+
+    def __init__(self, items: list[tuple[str, int]] | None = None, doubles: list[tuple[str, int]] | None = None,
+                 limit_hand: str | None = None, score: int = 0, uncapped: int | None = None, dead: bool = False):
+        self.items = [] if items is None else items  # (a new list each time, as a default factory gives)
+        self.doubles = [] if doubles is None else doubles
+        self.limit_hand = limit_hand
+        self.score = score
+        self.uncapped = uncapped
+        self.dead = dead
 
     @property
     def points(self) -> int:
@@ -103,10 +114,12 @@ class WinningHand:
         # Won on a tile the player drew himself (from the wall or the loose tiles).
         self.drawn = win_by == "self-draw" or win_by == "loose-tile"
         packed = hand.packed
+        assert packed is not None  # (a winner's hand is validated: at most 18 concealed tiles)
         # The concealed tiles' segment keys (arrange.segment_keys, worked out here).
         m, p, s, z = packed & SUIT_BITS, packed >> 72 & SUIT_BITS, packed >> 144 & SUIT_BITS, packed >> 216
         self.keys = [m, p, s, z]
         if hand.melds:
+            assert hand.meld_packed is not None
             self.held = held = packed + hand.meld_packed  # every tile held, packed (arrange.pack)
             self.category = suit_category(held)  # the hand's suit_category
         else:  # the concealed tiles are all: the category is read from their segments
@@ -206,7 +219,7 @@ def set_item_table(points: dict) -> dict[Group, tuple[str, int]]:
     return {g: (g.label, points[g.points_key]) for g in groups}
 
 
-SET_ITEMS = set_item_table(SET_POINTS)
+SET_ITEMS: Final = set_item_table(SET_POINTS)
 
 
 def set_items(sets: list[Group], table: dict = SET_ITEMS) -> list[tuple[str, int]]:
@@ -236,7 +249,9 @@ def non_winner_groups(hand: Hand) -> tuple[list[Group], list[Group]]:
     return list(meld_groups(hand)) + hidden_sets, pairs
 
 
-_CHARACTERS, _DOTS, _BAMBOO = SUIT_MASKS
+_CHARACTERS: Final = SUIT_MASKS[0]
+_DOTS: Final = SUIT_MASKS[1]
+_BAMBOO: Final = SUIT_MASKS[2]
 
 
 def suit_category(held: int) -> str | None:
@@ -252,7 +267,7 @@ def suit_category(held: int) -> str | None:
 
 
 # (Holds characters, dots, bamboo, honours) -> suit_category.
-_CATEGORY = {
+_CATEGORY: Final = {
     (m, p, s, z): suit_category(sum(mask for mask, held in zip((*SUIT_MASKS, HONOUR_MASK), (m, p, s, z)) if held))
     for m in (False, True) for p in (False, True) for s in (False, True) for z in (False, True)
 }

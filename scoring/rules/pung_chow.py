@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..arrange import Group
 from ..case import Hand
 from .common import (
@@ -17,14 +19,14 @@ from .common import (
     wind_sets,
 )
 
-NAME = "pung-chow"
+NAME: Final = "pung-chow"
 # Scores read the arrangement, never which group the winning tile completed (Winner.winning_index).
-READS_WINNING_ROLE = False
-MAH_JONGG = 20
-BONUS_POINTS = {"no-sequence": 10, "no-other-score": 10, "loose-tile": 10, "self-draw": 2, "only-place": 2}
-PAIR_POINTS = 2  # a pair of dragons or of one's own wind ("limited to two points")
-SUIT_DOUBLES = {"one-suit-with-honours": 1, "all-one-suit": 3, "all-honours": 3}
-ORIGINAL_HAND_DOUBLES = 3
+READS_WINNING_ROLE: Final = False
+MAH_JONGG: Final = 20
+BONUS_POINTS: Final = {"no-sequence": 10, "no-other-score": 10, "loose-tile": 10, "self-draw": 2, "only-place": 2}
+PAIR_POINTS: Final = 2  # a pair of dragons or of one's own wind ("limited to two points")
+SUIT_DOUBLES: Final = {"one-suit-with-honours": 1, "all-one-suit": 3, "all-honours": 3}
+ORIGINAL_HAND_DOUBLES: Final = 3
 
 
 def limit(params: dict) -> int | None:
@@ -36,7 +38,7 @@ def _pair_items(pairs: list[Group] | tuple[Group, ...], own_wind: str) -> list[t
     return [(f"pair:{p.tile}", PAIR_POINTS) for p in pairs if p.is_dragon or p.tile == own_wind]
 
 
-def _doubles(sets: list[Group], category: str | None, hand: Hand, own_wind: str) -> list[tuple[str, int]]:
+def _doubles(sets: list[Group] | None, category: str | None, hand: Hand, own_wind: str) -> list[tuple[str, int]]:
     doubles = []
     if category:
         doubles.append((category, SUIT_DOUBLES[category]))
@@ -81,6 +83,7 @@ def score_other(hand: Hand, own_wind: str, round_wind: str | None, cap: int | No
     items = set_items(sets) if sets else []
     if pairs:
         items += _pair_items(pairs, own_wind)
+    assert hand.packed is not None and hand.meld_packed is not None  # (a table holds at most 136 tiles)
     category = suit_category(hand.packed + hand.meld_packed)
     honours = honour_sets_of(sets) if sets else None
     doubles = _doubles(honours, category, hand, own_wind) if category or honours or hand.bonus_tiles else []

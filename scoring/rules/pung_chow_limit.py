@@ -23,6 +23,8 @@ Two bonus scores of RULES.md 2.4 have no vector; their readings (A18, A19) are o
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..arrange import HEAD_INDICES, INDEX, Group, chow_wait
 from ..case import Hand, ScoringError
 from ..tiles import is_dragon, is_head
@@ -41,26 +43,26 @@ from .common import (
     wind_sets,
 )
 
-NAME = "pung-chow-limit"
+NAME: Final = "pung-chow-limit"
 # The pair or sequence the winning tile completed scores (2.4): each role is scored.
-READS_WINNING_ROLE = True
-USUAL_LIMIT = {10: 300, 20: 400}  # "usually 300 points ... and 400 in games giving a bonus of 20"
-NO_OTHER_SCORE = 10
+READS_WINNING_ROLE: Final = True
+USUAL_LIMIT: Final = {10: 300, 20: 400}  # "usually 300 points ... and 400 in games giving a bonus of 20"
+NO_OTHER_SCORE: Final = 10
 
 # The winning hand's concealed pungs are worth more than other hands' (2.6).
 # (Updating SET_POINTS's keys keeps its key objects, those of arrange.points_key.)
-WINNER_SET_POINTS = {**SET_POINTS, ("pung", False, True): 6, ("pung", True, True): 10}
-WINNER_SET_ITEMS = set_item_table(WINNER_SET_POINTS)
+WINNER_SET_POINTS: Final = {**SET_POINTS, ("pung", False, True): 6, ("pung", True, True): 10}
+WINNER_SET_ITEMS: Final = set_item_table(WINNER_SET_POINTS)
 # Pair completing the hand: (own wind in own round, head) -> (punged, drawn).
-COMPLETING_PAIR = {(True, True): (6, 8), (False, True): (4, 6), (False, False): (2, 4)}
+COMPLETING_PAIR: Final = {(True, True): (6, 8), (False, True): (4, 6), (False, False): (2, 4)}
 # Sequence completed by the winning tile: wait -> (chowed, drawn); 0 means no item.
-COMPLETING_SEQUENCE = {"closed": (2, 4), "edge": (2, 4), "two-sided": (0, 4)}
-PAIR_POINTS = 2
-OWN_WIND_IN_OWN_ROUND_PAIR = 4
-WASH_PAYMENTS = {9: 50, 10: 70, 11: 100, 12: 150, 13: 200}  # different heads -> from each player (2.3)
-WASH_HEADS = min(WASH_PAYMENTS)
+COMPLETING_SEQUENCE: Final = {"closed": (2, 4), "edge": (2, 4), "two-sided": (0, 4)}
+PAIR_POINTS: Final = 2
+OWN_WIND_IN_OWN_ROUND_PAIR: Final = 4
+WASH_PAYMENTS: Final = {9: 50, 10: 70, 11: 100, 12: 150, 13: 200}  # different heads -> from each player (2.3)
+WASH_HEADS: Final = min(WASH_PAYMENTS)
 
-LIMIT_HANDS = (
+LIMIT_HANDS: Final = (
     "single-heads",
     "heads-sets-only",
     "four-winds",
@@ -110,6 +112,7 @@ def limit_hand(w: Winner) -> str | None:
         return None
     # Without a chow the sets are the pungs; no chow holds a wind.
     pungs, pair = w.pungs, w.pair
+    assert pair is not None  # (an arrangement of four sets and a pair)
     if not w.has_chow and pair.is_head and all(g.is_head for g in pungs):
         return "heads-sets-only"
     winds = count_wind_sets(w.honour_sets) if w.honour_sets else 0
@@ -124,7 +127,7 @@ def limit_hand(w: Winner) -> str | None:
     return None
 
 
-FIRST_CARD_FLAG = "east-first-discard"
+FIRST_CARD_FLAG: Final = "east-first-discard"
 
 
 def _check_first_card(w: Winner) -> None:
@@ -136,7 +139,10 @@ def _check_first_card(w: Winner) -> None:
         raise ScoringError(
             "invalid-case", f"{hand.name} won on the first card played, East's first discard: win_by must be 'discard'"
         )
-    dealt = [hand.counts[i] - (i == INDEX[w.winning_tile]) for i in HEAD_INDICES]
+    tile = w.winning_tile
+    assert tile is not None  # (won by discard)
+    winning = INDEX[tile]
+    dealt = [hand.counts[i] - (i == winning) for i in HEAD_INDICES]
     heads = sum(1 for n in dealt if n > 0)
     if heads >= WASH_HEADS:
         raise ScoringError(
@@ -172,6 +178,7 @@ def score_winner(w: Winner, params: dict) -> HandScore:
     elif w.pair is not None and w.pair.is_honour:  # only pairs of dragons and winds can score
         items += _pair_item(w.pair.tile, w.own_wind, w.round_wind)
     if won is not None and won.kind == "chow":
+        assert w.winning_tile is not None  # (it completed a group)
         wait = chow_wait(won, w.winning_tile)
         points = COMPLETING_SEQUENCE[wait][how]
         if points:
