@@ -127,6 +127,28 @@ def test_a_squarish_sideways_tile_beside_elongated_run_mates_stays_sideways():
     assert [sorted(g.tiles) for g in layout.seats[0].groups] == [list(range(14))]
 
 
+def test_only_the_most_sideways_looking_tile_lies_sideways():
+    """Only the winning tile lies sideways (LAYOUT.md).  A set's last tile found a little big
+    (42 x 40 beside run mates of 31.9 x 44: long enough along its run, and shaped so) would also
+    pass the sideways test; the clearly turned winning tile at the end of the concealed run
+    (36 x 29.5) stays sideways, the set's tile does not, and the set does not become the
+    concealed run (a synthetic table of seed 99 read a pung's tile so)."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    def box(x0, w, h):
+        return TileQuad(np.array([[x0, 100 - h], [x0 + w, 100 - h], [x0 + w, 100], [x0, 100]], np.float32))
+
+    run = [box(100 + 32.5 * k, 31.9, 44) for k in range(10)] + [box(100 + 32.5 * 10 + 1, 36, 29.5)]
+    x = 100 + 32.5 * 11 + 40  # a gap of more than a tile, then a set of four
+    pung = [box(x + 32.5 * k, 31.9, 44) for k in range(3)] + [box(x + 32.5 * 3, 42, 40)]
+    layout = group_tiles(run + pung)
+    assert layout.sideways == [False] * 10 + [True] + [False] * 4
+    groups = layout.seats[0].groups
+    assert [sorted(g.tiles) for g in groups] == [list(range(11)), list(range(11, 15))]
+    assert [g.concealed for g in groups] == [True, False]
+
+
 def test_concealed_run_is_the_first_long_run_not_the_longest():
     """Seven concealed tiles, then a kong and a pung with a flower touching them (found outlines
     a little big close the gaps): the eight-tile run further right is not the concealed one."""

@@ -293,6 +293,7 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
     # sideways (perspective shortens the whole run alike, so this holds where a tile's own
     # aspect cannot be trusted)
     turned = set(turned)
+    strength: dict[int, float] = {}  # how much more sideways-shaped a tile is than its run mates
     for members in runs:
         if len(members) < 2:
             continue
@@ -308,7 +309,8 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             d = np.linalg.norm(pts - pts[k], axis=1)
             d[k] = np.inf
             near = np.argsort(d)[:2] if len(members) > 2 else np.argsort(d)[:1]
-            shaped = shape[k] > SIDEWAYS_SHAPE * float(np.mean(shape[near]))
+            strength[members[k]] = shape[k] / float(np.mean(shape[near]))
+            shaped = strength[members[k]] > SIDEWAYS_SHAPE
             if members[k] in turned and not shaped:
                 # turned across its run only by its outline's orientation (a nearly square
                 # far tile's can flip) but not shaped so against its run mates: not sideways
@@ -316,7 +318,11 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             elif (shaped and ext[k] > 1.18 * float(np.mean(ext[near]))
                     and all(ext[k] > 1.1 * ext[j] for j in near)):
                 turned.add(members[k])
-    # orient every tile for its seat and spot the sideways ones
+    if len(turned) > 1:
+        # only the winning tile lies sideways (LAYOUT.md): a second find is an outline a little
+        # big (a far tile's, or one merged with its shadow); the tile most unlike its run mates stays
+        turned = {max(turned, key=lambda t: strength.get(t, 0.0))}
+    # orient every tile for its seat and spot the sideways one
     sideways = [i in turned for i in range(len(quads))]
     # a quarter-turned tile's top, as its player sees it, points to the player's left
     toward = np.array([-RIGHT[position[i]] if sideways[i] else UP[position[i]] for i in range(len(quads))])
