@@ -111,6 +111,26 @@ def test_far_row_of_nearly_square_outlines_stays_one_run():
     assert not any(layout.sideways)
 
 
+def test_foreshortened_far_row_stays_with_its_seat():
+    """A very steep photo's far row (West's, at the top) comes out 18 x 25 pixels a tile, longer
+    along the row than across it.  Touching and turned alike, its tiles are a row of upright
+    tiles, not a string of sideways ones: the row's end near the corner used to be taken for
+    South's tiles (the quads the detector found on a synthetic table, tests/data)."""
+    import json
+    from pathlib import Path
+
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    data = json.loads((Path(__file__).parent / "data" / "steep_corner_quads.json").read_text())
+    quads = [TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]]
+    layout = group_tiles(quads)
+    seat = {0: "E", 1: "S", 2: "W", 3: "N"}  # positions counter-clockwise from the camera seat, East
+    got = {t: seat[s.position] for s in layout.seats for g in s.groups for t in g.tiles}
+    wrong = [(k, got.get(k), q["seat"]) for k, q in enumerate(data["quads"]) if got.get(k) != q["seat"]]
+    assert not wrong, f"tiles in the wrong seat (index, found, true): {wrong}"
+
+
 def test_a_squarish_sideways_tile_beside_elongated_run_mates_stays_sideways():
     """A side seat's winning tile laid sideways can look almost square (36 x 29.5, only 1.13
     times as long along the run as its mates, as found on a synthetic table) while its run
