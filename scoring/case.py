@@ -387,22 +387,24 @@ def parse_case(raw: Any) -> Case:
 def validate_table(case: Case) -> None:
     """Checks across the whole table: seats, copies, winners, tile counts, winning tile."""
     hands = case.hands
-    if len(hands) == 1:
-        _validate_lone_hand(case, hands[0])
-        return
-    seats = set()
-    bonus = []
-    winners = []
-    for hand in hands:
-        seats.add(hand.seat)
-        if hand.bonus_tiles:
-            bonus += hand.bonus_tiles
-        if hand.winner:
-            winners.append(hand)
-    if len(seats) != len(hands):
-        for seat, n in Counter(h.seat for h in hands).items():
-            if n > 1:
-                raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
+    if len(hands) == 1:  # (the common single-hand case: no seats to compare)
+        hand = hands[0]
+        bonus = hand.bonus_tiles
+        winners = [hand] if hand.winner else []
+    else:
+        seats = set()
+        bonus = []
+        winners = []
+        for hand in hands:
+            seats.add(hand.seat)
+            if hand.bonus_tiles:
+                bonus += hand.bonus_tiles
+            if hand.winner:
+                winners.append(hand)
+        if len(seats) != len(hands):
+            for seat, n in Counter(h.seat for h in hands).items():
+                if n > 1:
+                    raise ScoringError("invalid-seat", f"{SEAT_NAMES[seat]} appears {n} times at the table")
     if _over_four(hands):
         _too_many_copies(case)
     if len(bonus) > 1 and len(set(bonus)) != len(bonus):
@@ -415,25 +417,6 @@ def validate_table(case: Case) -> None:
         raise ScoringError("invalid-case", "a discarder penalty needs the 'discarder' seat")
     if winners:
         _validate_winner(winners[0])
-
-
-def _validate_lone_hand(case: Case, hand: Hand) -> None:
-    """:func:`validate_table` for a table of one hand (the common single-hand case): the same
-    checks in the same order, with no seats to compare and no list of winners; a hand of
-    concealed tiles alone is checked for copies by one packed sum."""
-    packed = hand.packed
-    if packed is not None and not hand.melds and hand.size <= 0x84:  # (as in _over_four)
-        if (packed + _OVER_FOUR) & _TOP_BITS:
-            _too_many_copies(case)
-    elif _over_four(case.hands):
-        _too_many_copies(case)
-    bonus = hand.bonus_tiles
-    if len(bonus) > 1 and len(set(bonus)) != len(bonus):
-        _repeated_bonus_tile(bonus)
-    if case.kind == "penalty-discarder" and case.discarder is None:
-        raise ScoringError("invalid-case", "a discarder penalty needs the 'discarder' seat")
-    if hand.winner:
-        _validate_winner(hand)
 
 
 def _repeated_bonus_tile(bonus: list[str]) -> None:
