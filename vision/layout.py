@@ -195,12 +195,11 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
         d = np.linalg.norm(centers - centers[i], axis=1)
         d[i] = np.inf
         j = int(np.argmin(d))
-        if ratio[i] < ROW_SQUARE:
-            out.append(q.rotated(1) if _in_foreshortened_row(quads, i, j, d[j], long, ratio) else q)
+        if ratio[i] < NEAR_SQUARE and _in_foreshortened_row(quads, i, j, d[j], long, ratio):
+            out.append(q.rotated(1))  # (its neighbour lies along its long side: turned as below too)
             continue
-        if d[j] > 2.0 * long[i] or (ratio[i] < NEAR_SQUARE and ratio[j] < ROW_SQUARE):
-            foreshortened = ratio[i] < NEAR_SQUARE and _in_foreshortened_row(quads, i, j, d[j], long, ratio)
-            out.append(q.rotated(1) if foreshortened else q)
+        if ratio[i] < ROW_SQUARE or d[j] > 2.0 * long[i] or (ratio[i] < NEAR_SQUARE and ratio[j] < ROW_SQUARE):
+            out.append(q)
             continue
         v = centers[j] - centers[i]
         across = (q.corners[1] - q.corners[0])  # width direction
