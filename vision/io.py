@@ -118,7 +118,7 @@ def start_photo(source, max_side: int | None = None, preview_side: int | None = 
         img, scale = _decode_pillow(data, header, name, reduce)
         return PendingPhoto(img.shape, scale, image=img)
     fallback = lambda: _decode_pillow(data, _header(data, name), name, reduce)  # noqa: E731
-    rw, rh = -(-w // reduce), -(-h // reduce)  # libjpeg rounds scaled sizes up
+    rw, rh = _reduced_size(w, h, reduce)
     shape = (rw, rh, 3) if orientation in (5, 6, 7, 8) else (rh, rw, 3)
     scale = w / rw
     small = _jpeg_reduction(w, h, preview_side) if preview_side else 1
@@ -181,6 +181,11 @@ def _decode_pillow(data: bytes, img: Image.Image, name: str, reduce: int) -> tup
     return _check_array(np.ascontiguousarray(arr)), float(scale)
 
 
+def _reduced_size(w: int, h: int, reduce: int) -> tuple[int, int]:
+    """(width, height) of a JPEG decoded at 1/reduce size: libjpeg rounds scaled sizes up."""
+    return -(-w // reduce), -(-h // reduce)
+
+
 def _jpeg_reduction(w: int, h: int, max_side: int | None) -> int:
     """The largest DCT reduction (1, 2, 4 or 8) that keeps the long side at least max_side."""
     if not max_side:
@@ -217,7 +222,7 @@ def _decode_jpeg(data: bytes, reduce: int, orientation: int) -> np.ndarray | Non
     upright; None if it fails (Pillow then decodes the file, or says what is wrong with it)."""
     try:
         h, w = simplejpeg.decode_jpeg_header(data)[:2]
-        rw, rh = -(-w // reduce), -(-h // reduce)  # libjpeg rounds scaled sizes up
+        rw, rh = _reduced_size(w, h, reduce)
         arr = simplejpeg.decode_jpeg(data, colorspace="BGR", min_width=rw, min_height=rh,
                                      min_factor=reduce)
     except ValueError:
