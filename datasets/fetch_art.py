@@ -31,6 +31,12 @@ FONT_PACKAGES = {
     "fonts-cwtex-kai": "/usr/share/fonts/truetype/cwtex/cwkai.ttf",
     "fonts-cwtex-fs": "/usr/share/fonts/truetype/cwtex/cwfs.ttf",
     "fonts-lxgw-wenkai": "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf",
+    "fonts-arphic-bkai00mp": "/usr/share/fonts/truetype/arphic-bkai00mp/bkai00mp.ttf",
+    "fonts-cns11643-kai": "/usr/share/fonts/truetype/cns11643/TW-Kai-98_1.ttf",
+    "fonts-aoyagi-soseki": "/usr/share/fonts/truetype/aoyagi-soseki/aoyagi-soseki.ttf",
+    "fonts-kouzan-mouhitsu": "/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
+    "fonts-klee": "/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf",
+    "fonts-seto": "/usr/share/fonts/truetype/seto/setofont.ttf",
 }
 PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values()} | set(FONT_PACKAGES))
 

@@ -36,6 +36,11 @@ _FONT_GLOBS = (
     "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-*.ttf",
     "/usr/share/fonts/opentype/aoyagi-soseki/*.otf",
     "/usr/share/fonts/truetype/aoyagi-soseki/*.ttf",
+    # brush (gyosho) and handwritten faces: many sets write their characters by brush
+    "/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu*.ttf",
+    "/usr/share/fonts/truetype/cns11643/TW-Kai-98_1.ttf",
+    "/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf",
+    "/usr/share/fonts/truetype/seto/setofont.ttf",
 )
 #: Glyphs every CJK font used here must have.
 _NEEDED = NUMERALS + "萬" + WINDS + "中發" + FLOWER_CHARS + SEASON_CHARS
