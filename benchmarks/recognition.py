@@ -1,6 +1,6 @@
 """Recognition benchmark: real photos, synthetic tables and end-to-end latency.
 
-    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--latency 7]
+    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--phone 100] [--latency 7]
     python benchmarks/recognition.py --latency-only [--latency 7]     # part 3 alone, a minute
 
 1. hust-riichi TEST photos (datasets/splits/hust-riichi.json): tile recall at IoU 0.5 and
@@ -10,7 +10,9 @@
 2. Synthetic tables (datasets/synth_table.py) in an art style left out of classifier training
    (tile_art.HELD_OUT_STYLES): photos where every tile's seat and group are right, and photos
    whose final scores and payments are exactly right.  Also with ground-truth codes
-   (geometry only) so detection + layout can be told apart from the classifier.
+   (geometry only) so detection + layout can be told apart from the classifier.  The tables
+   are 1280x960 photos (tiles about 24 pixels wide); `--phone N` tables more of the same art at
+   4000x3000, a phone camera's 12 megapixels (tiles about 73 pixels wide), the size users send.
 3. Latency: a 12-megapixel synthetic photo, JPEG bytes -> recognize -> build_case ->
    score_table, median of N runs on the threads onnxruntime is given (2), in a fresh process
    that imports only the runtime, and that process's peak RSS (target: 150 ms, 400 MB).
@@ -224,7 +226,11 @@ def _scores_equal(a: dict, b: dict) -> bool:
     return "error" not in a and all(a.get(k) == b.get(k) for k in keys)
 
 
-def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
+#: a phone camera's 12-megapixel photo
+PHONE_SIZE = (4000, 3000)
+
+
+def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int] = (1280, 960)) -> dict:
     from datasets.synth_table import TruthClassifier, make_table
     from scoring import score_table
     from scoring.tiles import BONUS
@@ -234,7 +240,7 @@ def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
     clf = _classifier_or_none()
     have_clf = not isinstance(clf, Exception)
     rng = np.random.default_rng(seed)
-    res = {"tables": count, "seed": seed, "art": art or "procedural"}
+    res = {"tables": count, "seed": seed, "art": art or "procedural", "size": list(size)}
     layout_ok = {"geometry": 0, "full": 0}
     score_ok = {"geometry": 0, "full": 0}
     failures = []
@@ -242,7 +248,7 @@ def bench_synthetic(count: int, seed: int, art: str | None) -> dict:
     causes: Counter = Counter()
     widths = []
     for i in range(count):
-        table = make_table(rng, (1280, 960), art=art)
+        table = make_table(rng, size, art=art)
         truth_result = score_table(table.case)
         winner = next(h for h in table.case["hands"] if h["winner"])
         context = {"ruleset": table.case["ruleset"], "winner": winner["seat"], "win_by": winner["win_by"]}
@@ -369,6 +375,30 @@ def latency_child(argv: list[str]) -> None:
     }))
 
 
+def _synthetic_markdown(s: dict | None) -> list[str]:
+    """The markdown lines of one synthetic-table run (none when it was not run)."""
+    if not s:
+        return []
+    w, h = s.get("size", (1280, 960))
+    lines = [f"## Synthetic tables ({s['tables']} at {w}x{h}, art style {s['art']}, seed {s['seed']})", "",
+             "| codes from | seat and group right | scores exactly right |", "| --- | ---: | ---: |"]
+    for mode, label in (("geometry", "ground truth (detection + layout only)"), ("full", "the classifier")):
+        v = s[mode]
+        lines.append(f"| {label} | {v} | |" if isinstance(v, str) else
+                     f"| {label} | {v['seat_and_group_right']:.1%} | {v['scores_exactly_right']:.1%} |")
+    lines.append("")
+    full = s.get("full")
+    if isinstance(full, dict) and "tiles_read_right" in full:
+        t = full["tiles_read_right"]
+        lines += [f"Tiles are {s['median_tile_width_px']} pixels wide (median) in these {w}x{h} photos. "
+                  f"The classifier read {t['other_face_up']:.1%} of the {t['face_up_tiles'] - t['flowers_seasons_tiles']} "
+                  f"face-up suit and honour tiles right and {t['flowers_seasons']:.1%} of the "
+                  f"{t['flowers_seasons_tiles']} flowers and seasons.", "",
+                  "Tables with wrong scores, by what was misread: "
+                  + ", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) + ".", ""]
+    return lines
+
+
 def to_markdown(r: dict) -> str:
     lines = ["# Recognition benchmark", "", f"Command: `{r['command']}`", ""]
     h = r.get("hust_riichi")
@@ -387,24 +417,8 @@ def to_markdown(r: dict) -> str:
         if isinstance(h["mjscore"], dict) and h["mjscore"].get("classifier"):
             lines += ["", f"mjscore classifier: {h['mjscore']['classifier']}"]
         lines.append("")
-    s = r.get("synthetic")
-    if s:
-        lines += [f"## Synthetic tables ({s['tables']}, art style {s['art']}, seed {s['seed']})", "",
-                  "| codes from | seat and group right | scores exactly right |", "| --- | ---: | ---: |"]
-        for mode, label in (("geometry", "ground truth (detection + layout only)"), ("full", "the classifier")):
-            v = s[mode]
-            lines.append(f"| {label} | {v} | |" if isinstance(v, str) else
-                         f"| {label} | {v['seat_and_group_right']:.1%} | {v['scores_exactly_right']:.1%} |")
-        lines.append("")
-        full = s.get("full")
-        if isinstance(full, dict) and "tiles_read_right" in full:
-            t = full["tiles_read_right"]
-            lines += [f"Tiles are {s['median_tile_width_px']} pixels wide (median) in these 1280x960 photos. "
-                      f"The classifier read {t['other_face_up']:.1%} of the {t['face_up_tiles'] - t['flowers_seasons_tiles']} "
-                      f"face-up suit and honour tiles right and {t['flowers_seasons']:.1%} of the "
-                      f"{t['flowers_seasons_tiles']} flowers and seasons.", "",
-                      "Tables with wrong scores, by what was misread: "
-                      + ", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) + ".", ""]
+    for key in ("synthetic", "synthetic_phone"):
+        lines += _synthetic_markdown(r.get(key))
     lat = r.get("latency")
     if lat:
         lines += ["## Latency (12-megapixel photo, decode to scores, fresh runtime-only process)", ""]
@@ -427,6 +441,8 @@ def main(argv=None) -> int:
     ap.add_argument("dataset", type=Path, nargs="?", help="the hust-riichi folder (images/, labels/)")
     ap.add_argument("--split", type=Path, default=REPO / "datasets" / "splits" / "hust-riichi.json")
     ap.add_argument("--synthetic", type=int, default=200, help="synthetic tables (0: skip)")
+    ap.add_argument("--phone", type=int, default=100,
+                    help="more synthetic tables at 4000x3000, a phone's 12 megapixels (0: skip)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--art", default=None, help="art style for the synthetic tables (default: held out)")
     ap.add_argument("--latency", type=int, default=7, help="latency runs (0: skip)")
@@ -448,11 +464,14 @@ def main(argv=None) -> int:
         else:
             result["hust_riichi"] = None
             print(f"{args.dataset} not found: the hust-riichi part is skipped", file=sys.stderr)
-        if args.synthetic:
+        if args.synthetic or args.phone:
             from datasets.tile_art import HELD_OUT_STYLES, available_styles
 
             art = args.art or next((s for s in HELD_OUT_STYLES if s in available_styles()), None)
-            result["synthetic"] = bench_synthetic(args.synthetic, args.seed, art)
+            if args.synthetic:
+                result["synthetic"] = bench_synthetic(args.synthetic, args.seed, art)
+            if args.phone:
+                result["synthetic_phone"] = bench_synthetic(args.phone, args.seed, art, PHONE_SIZE)
         if args.latency:
             result["latency"] = bench_latency(args.latency)
     args.out.mkdir(parents=True, exist_ok=True)
