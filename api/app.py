@@ -100,9 +100,12 @@ app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 @app.get("/healthz", response_model=Health, tags=["service"])
 async def healthz() -> dict:
-    """Liveness and whether the photo recogniser is loaded."""
+    """Liveness, whether the photo recogniser is loaded, and which rules engine serves."""
+    from scoring import COMPILED
+
     status = service.recognizer_status()
-    out = {"status": "ok", "version": VERSION, "recognizer": status["recognizer"]}
+    out = {"status": "ok", "version": VERSION, "recognizer": status["recognizer"],
+           "scoring_engine": "compiled" if COMPILED else "python"}
     if status["error"]:
         out["recognizer_error"] = status["error"]
     return out

@@ -113,6 +113,8 @@ class Health(BaseModel):
     status: str
     version: str
     recognizer: str
+    #: "compiled" (the mypyc build `make serve` makes when it can) or "python"
+    scoring_engine: str
 
 
 class ValidationReport(BaseModel):

@@ -8,6 +8,7 @@
 22
 """
 
+from .arrange import COMPILED
 from .case import ScoringError, parse_case
 from .engine import TableResult, evaluate, score_table
 from .explain import explain
@@ -15,6 +16,7 @@ from .tiles import CLASSES, KINDS, format_tiles, parse_tiles, tile_name
 
 __all__ = [
     "CLASSES",
+    "COMPILED",
     "KINDS",
     "ScoringError",
     "TableResult",

@@ -91,3 +91,21 @@ def test_compiled_results_are_the_pure_results(site, vectors):
     assert sum("error" in r for r in pure[-len(bad):]) == len(bad)
     assert not any("error" in r for r in pure[len(vectors):-len(bad)])
     assert compiled.differences(pure, compiled.score_compiled(site, cases), cases) == []
+
+
+def test_the_service_names_its_engine(site):
+    """`make serve` puts the compiled scoring first on the server's path (uvicorn --app-dir) and
+    runs everything else from the source: /healthz then says "compiled"; this process, pure, "python"."""
+    from fastapi.testclient import TestClient
+
+    from api.app import app
+
+    assert TestClient(app).get("/healthz").json()["scoring_engine"] == "python"
+    code = compiled.check_prelude(site) + (
+        "from fastapi.testclient import TestClient\n"
+        "import api.app, vision\n"
+        "assert not api.app.__file__.startswith(sys.path[0]) and not vision.__file__.startswith(sys.path[0])\n"
+        "print(TestClient(api.app.app).get('/healthz').json()['scoring_engine'])\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=site)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "compiled"
