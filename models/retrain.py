@@ -13,9 +13,11 @@
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
 Timed end to end for the committed models (one run on 2026-11-25, `--out` in a scratch
-folder, two members): 30.8 minutes nearly quiet on the 2-core machine (data 6.2, main networks
-6.0 and 7.3, bonus readers 5.5 and 5.7, joining and benchmark 0.3).  Single-network runs took
-37.0-37.9 minutes on a slower machine and 57-64 with other jobs keeping both cores busy.
+folder, two members): 37.0 minutes on the 2-core machine with a benchmark sharing the cores for
+about ten of them (data 7.7, main networks 10.5 and 8.0, bonus readers 5.6 and 5.2, joining and
+benchmark 0.3); the recipe before the brush and handwritten fonts took 30.8 nearly quiet.
+Single-network runs took 37.0-37.9 minutes on a slower machine and 57-64 with other jobs
+keeping both cores busy.
 """
 
 from __future__ import annotations
