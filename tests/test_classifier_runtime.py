@@ -186,3 +186,30 @@ def test_a_bonus_reading_names_its_likeliest_other_reading(clf):
         other = max((q, c) for c, q in zip(clf.classes, row) if c not in BONUS)
         if p.code in BONUS:
             assert (other[1], other[0]) in [(c, q) for c, q in p.candidates] or other[0] == 0
+
+
+class _Fixed:
+    """Stands in for one network: the same probabilities for every crop."""
+
+    def __init__(self, classes, probs):
+        self.classes, self.probs = list(classes), np.asarray(probs, np.float32)
+
+    def probabilities(self, crops, batch_size):
+        return np.tile(self.probs, (len(crops), 1))
+
+
+def test_the_bonus_reader_shares_out_a_small_bonus_share():
+    """An unseen set's flower: the main model gives the bonus classes 0.3 in all, spread thin,
+    and a suit class 0.4. The reader (sure it is f3) shares out those 0.3, so the likeliest
+    bonus reading named for the pipeline is f3, not the main model's own thin pick (f1)."""
+    clf = TileClassifier(second_look=0.0)
+    main = np.zeros(len(CLASSES))
+    main[CLASSES.index("6z")], main[CLASSES.index("7z")] = 0.4, 0.3
+    for code, p in zip(BONUS, (0.08, 0.04, 0.02, 0.04, 0.04, 0.04, 0.02, 0.02)):
+        main[CLASSES.index(code)] = p
+    reader = np.array([0.02, 0.02, 0.86, 0.02, 0.02, 0.02, 0.02, 0.02])
+    clf._main, clf._bonus = _Fixed(CLASSES, main), _Fixed(BONUS, reader)
+    pred = clf.classify([np.zeros((64, 48, 3), np.uint8)])[0]
+    assert pred.code == "6z"  # the main model's sure answer stands
+    bonus = [(c, p) for c, p in pred.candidates if c in BONUS]
+    assert bonus and bonus[0][0] == "f3" and abs(bonus[0][1] - 0.3 * 0.86) < 1e-4, pred.candidates
