@@ -12,10 +12,12 @@
    with their .json sidecars (`--members 1` trains one of each straight into place),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures.
-Timed end to end for the committed models (one run on 2026-11-25, `--out` in a scratch
-folder, two members): 37.0 minutes on the 2-core machine with a benchmark sharing the cores for
-about ten of them (data 7.7, main networks 10.5 and 8.0, bonus readers 5.6 and 5.2, joining and
-benchmark 0.3); the recipe before the brush and handwritten fonts took 30.8 nearly quiet.
+Timed for the committed models (2026-11-25, `--out` in a scratch folder, two members): 37.0
+minutes end to end on the 2-core machine with a benchmark sharing the cores for about ten of
+them (data 7.7, main networks 10.5 and 8.0, bonus readers at 20 epochs 5.6 and 5.2, joining
+and benchmark 0.3), then the bonus readers at today's 40 epochs by the same steps, 12.6 and
+11.9: about 51 minutes in all.  The recipe before the brush and handwritten fonts took 30.8
+nearly quiet.
 Single-network runs took 37.0-37.9 minutes on a slower machine and 57-64 with other jobs
 keeping both cores busy.
 """
@@ -41,7 +43,7 @@ def main(argv=None) -> int:
     ap.add_argument("hust", type=Path, help="the hust-riichi folder")
     ap.add_argument("--scale", type=float, default=0.7, help="synthetic data size (1.0 = 100k crops)")
     ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--bonus-epochs", type=int, default=20, help="epochs of the flower/season reader")
+    ap.add_argument("--bonus-epochs", type=int, default=40, help="epochs of the flower/season reader")
     ap.add_argument("--members", type=int, default=2,
                     help="networks trained with seeds 0.. and joined into one averaging model (models.ensemble)")
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx")

@@ -69,10 +69,11 @@ def test_bundled_bonus_reader_reads_flowers_and_seasons(clf):
     acc = np.mean([p.code == CLASSES[i] for p, i in zip(preds, y)])
     alone = TileClassifier(bonus_model_path=False)
     acc_alone = np.mean([p.code == CLASSES[i] for p, i in zip(alone.classify(list(x)), y)])
-    # on the 108 legible crops of this sample the committed pair (2026-11-25) reads 0.82 and the
-    # main model alone 0.70; the renders now draw brush and handwritten fonts too, which the
-    # pair before read 0.81 of the time (on the renders of its day, without them: 0.88 and 0.76)
-    assert acc >= 0.78, f"flowers and seasons read right {acc:.2f} of the time"
+    # on the 108 legible crops of this sample the committed pair (2026-11-25, readers trained
+    # 40 epochs) reads 0.92 and the main model alone 0.70 (readers of 20 epochs: 0.82); the
+    # renders now draw brush and handwritten fonts too, which the models before them read 0.81
+    # of the time (on the renders of their day, without them: 0.88 and 0.76)
+    assert acc >= 0.85, f"flowers and seasons read right {acc:.2f} of the time"
     assert acc >= acc_alone + 0.10, f"the reader adds too little: {acc:.2f} with it, {acc_alone:.2f} without"
     assert not np.allclose(clf.probabilities(list(x[:16])), alone.probabilities(list(x[:16])), atol=1e-3)
 
