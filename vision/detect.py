@@ -441,6 +441,10 @@ def _without_cloth(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:
 #: long-side test it dropped true tiles of hust-riichi photos (recall 99.82% -> 98.72%)
 GAP_PLAIN = 12.0
 GAP_SAME = 10.0
+#: a find whose sides differ in length by less than this ratio is near square (a far row seen
+#: at a steep tilt is foreshortened so): its sides facing its nearest find (its run mate, or
+#: the sets either side of a gap) are then taken as the "long" ones, not the longer pair
+GAP_SQUARE = 1.15
 
 
 def _without_gap_fills(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:
@@ -449,11 +453,21 @@ def _without_gap_fills(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]
     scale = min(1.0, TILE_W_TARGET / _median_width(quads))
     lv, fx, fy = pyr.level(scale)
     k = np.array([1.0 / fx, 1.0 / fy])
-    return [q for q in quads if not _gap_fill(lv, q.corners.astype(np.float64) * k)]
+    centres = np.array([q.center for q in quads], np.float64) * k
+    out = []
+    for i, q in enumerate(quads):
+        d = np.linalg.norm(centres - centres[i], axis=1)
+        d[i] = np.inf
+        toward = centres[int(np.argmin(d))] - centres[i] if len(quads) > 1 else None
+        if not _gap_fill(lv, q.corners.astype(np.float64) * k, toward):
+            out.append(q)
+    return out
 
 
-def _gap_fill(img: np.ndarray, c: np.ndarray) -> bool:
-    """Whether the quad with corners c (in img's pixels) looks like a gap between two sets."""
+def _gap_fill(img: np.ndarray, c: np.ndarray, toward: np.ndarray | None = None) -> bool:
+    """Whether the quad with corners c (in img's pixels) looks like a gap between two sets.
+    `toward`: the direction to the nearest other find, which tells a near-square quad's
+    "long" sides (those its run mates stand beyond) from its short ones."""
     h, w = img.shape[:2]
     x0, y0 = np.floor(c.min(axis=0) - 0.6 * np.ptp(c, axis=0)).astype(int)
     x1, y1 = np.ceil(c.max(axis=0) + 0.6 * np.ptp(c, axis=0)).astype(int)
@@ -488,7 +502,14 @@ def _gap_fill(img: np.ndarray, c: np.ndarray) -> bool:
     # plain tile (a blank white dragon on a pale cloth) between its run mates has its like on
     # its long sides, and is kept
     lengths = [float(np.linalg.norm(c[(k + 1) % 4] - c[k])) for k in range(4)]
-    short, long = ((0, 2), (1, 3)) if lengths[0] + lengths[2] <= lengths[1] + lengths[3] else ((1, 3), (0, 2))
+    pair02, pair13 = lengths[0] + lengths[2], lengths[1] + lengths[3]
+    if toward is not None and max(pair02, pair13) < GAP_SQUARE * min(pair02, pair13):
+        # near square: the sides facing the nearest find are the ones run mates stand beyond
+        facing = [abs(float(np.dot((c[k] + c[(k + 1) % 4]) / 2 - centre, toward))) for k in range(4)]
+        long02 = facing[0] + facing[2] >= facing[1] + facing[3]
+    else:
+        long02 = pair02 > pair13
+    short, long = ((1, 3), (0, 2)) if long02 else ((0, 2), (1, 3))
     return (max(beyond[short[0]], beyond[short[1]]) < GAP_SAME
             and min(beyond[long[0]], beyond[long[1]]) >= GAP_SAME)
 
