@@ -54,13 +54,20 @@ def _bundled_font_dir() -> str:
     return os.path.join(os.path.dirname(__file__), "fonts")
 
 
+#: Set to "bundled" to draw with the bundled font alone (the test suite does: its synthetic
+#: pictures are then the same on every machine, whatever fonts it has installed).
+FONTS_ENV = "MJSCORE_RENDER_FONTS"
+
+
 @lru_cache(maxsize=1)
 def cjk_fonts() -> tuple[tuple[str, int], ...]:
-    """(path, face index) of usable CJK fonts: bundled subset first, then system fonts."""
+    """(path, face index) of usable CJK fonts: bundled subset first, then system fonts (unless
+    the environment variable FONTS_ENV says "bundled")."""
     paths = sorted(glob.glob(os.path.join(_bundled_font_dir(), "*.otf")))
     paths += sorted(glob.glob(os.path.join(_bundled_font_dir(), "*.ttf")))
-    for pattern in _FONT_GLOBS:
-        paths += sorted(glob.glob(pattern))
+    if os.environ.get(FONTS_ENV, "").strip().lower() != "bundled":
+        for pattern in _FONT_GLOBS:
+            paths += sorted(glob.glob(pattern))
     found: list[tuple[str, int]] = []
     for path in paths:
         # One face per file is enough variety (TTC faces differ only in region variants).

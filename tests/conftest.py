@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,10 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = REPO.parent / "shared"
+
+# Synthetic tiles and tables are drawn with the bundled font alone, so that every machine (with
+# or without the Debian CJK fonts the training data uses) draws the same test pictures.
+os.environ["MJSCORE_RENDER_FONTS"] = "bundled"
 
 
 def shared_available() -> bool:
