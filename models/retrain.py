@@ -18,6 +18,9 @@ them (data 7.7, main networks 10.5 and 8.0, bonus readers at 20 epochs 5.6 and 5
 and benchmark 0.3), then the bonus readers at today's 40 epochs by the same steps, 12.6 and
 11.9: about 51 minutes in all.  The recipe before the brush and handwritten fonts took 30.8
 nearly quiet.
+The whole command as it stands, on another machine the same evening: 53.6 minutes (data 6.7,
+main networks 7.1 and 7.7, readers 17.4 and 14.6; the files differ from the committed ones:
+training is deterministic on one machine, not across machines; models/README.md).
 Single-network runs took 37.0-37.9 minutes on a slower machine and 57-64 with other jobs
 keeping both cores busy.
 """
