@@ -454,14 +454,12 @@ def _without_gap_fills(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]
     lv, fx, fy = pyr.level(scale)
     k = np.array([1.0 / fx, 1.0 / fy])
     centres = np.array([q.center for q in quads], np.float64) * k
-    out = []
-    for i, q in enumerate(quads):
-        d = np.linalg.norm(centres - centres[i], axis=1)
-        d[i] = np.inf
-        toward = centres[int(np.argmin(d))] - centres[i] if len(quads) > 1 else None
-        if not _gap_fill(lv, q.corners.astype(np.float64) * k, toward):
-            out.append(q)
-    return out
+    if len(quads) < 2:
+        return [q for q in quads if not _gap_fill(lv, q.corners.astype(np.float64) * k)]
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    toward = centres[np.argmin(d, axis=1)] - centres  # each find's direction to its nearest
+    return [q for q, t in zip(quads, toward) if not _gap_fill(lv, q.corners.astype(np.float64) * k, t)]
 
 
 def _gap_fill(img: np.ndarray, c: np.ndarray, toward: np.ndarray | None = None) -> bool:
