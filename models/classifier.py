@@ -164,26 +164,35 @@ class TileClassifier:
         read with less than `second_look` confidence is read again turned 180 degrees (the model
         knows both ways up) and the two readings are averaged."""
         crops = self._check(crops)
-        out = self._two_stage(crops, batch_size)
+        read: dict[int, np.ndarray] = {}  # crop index -> the bonus reader's reading of it
+        out = self._two_stage(crops, list(range(len(crops))), read, batch_size)
         unsure = np.nonzero(out.max(axis=1) < self.second_look)[0]
         if len(unsure):
             turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure]
-            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, batch_size))
+            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, list(unsure), read, batch_size))
         return out
 
-    def _two_stage(self, crops: list[np.ndarray], batch_size: int) -> np.ndarray:
+    def _two_stage(self, crops: list[np.ndarray], ids: list[int], read: dict[int, np.ndarray],
+                   batch_size: int) -> np.ndarray:
+        """Main-network probabilities with the bonus share given out by the reader.  `ids` name
+        the crops in `read`, the reader's readings so far: a reading is of both ways up, so a
+        turned crop (the second look) takes its upright one's and the reader runs once a crop."""
         out = self._main.probabilities(crops, batch_size)
         if self._bonus is not None and len(crops):
             bonus_mass = out[:, self._bonus_index].sum(axis=1)
             rows = np.nonzero(bonus_mass >= BONUS_READ_SHARE)[0]
-            if len(rows):
+            new = [r for r in rows if ids[r] not in read]
+            if new:
                 # read both ways up and averaged: a flower's few strokes are easy to mistake
                 # one way and not the other (held-out style: 73.9% -> 78.1% of flowers and
                 # seasons named right by the reader), and there are few such crops to read
-                picked = [crops[i] for i in rows]
+                picked = [crops[r] for r in new]
                 turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in picked]
                 q = self._bonus.probabilities(picked + turned, batch_size)
-                q = 0.5 * (q[:len(rows)] + q[len(rows):])
+                for r, reading in zip(new, 0.5 * (q[:len(new)] + q[len(new):])):
+                    read[ids[r]] = reading
+            if len(rows):
+                q = np.array([read[ids[r]] for r in rows])
                 out[np.ix_(rows, self._bonus_index)] = bonus_mass[rows, None] * q
         return out
 
