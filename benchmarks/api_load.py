@@ -125,10 +125,10 @@ def run_load(name: str, total: int, clients: int, send, on_progress=None) -> dic
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--score-requests", type=int, default=2000)
-    ap.add_argument("--photo-requests", type=int, default=1000)
-    ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--score-requests", type=int, default=2000, help="JSON score requests to send")
+    ap.add_argument("--photo-requests", type=int, default=1000, help="photo score requests to send")
+    ap.add_argument("--clients", type=int, default=8, help="concurrent clients")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="folder for api_load.json and api_load.md")
     args = ap.parse_args(argv)
 
     tables = [c for c in json.loads((REPO / "tests" / "data" / "vectors.json").read_text())

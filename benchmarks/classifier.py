@@ -134,10 +134,15 @@ def _synthetic_set(cache: Path, name: str) -> tuple[list[np.ndarray], list[str],
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("hust", type=Path, help="the hust-riichi folder (…/shared/datasets/hust-riichi)")
-    ap.add_argument("--model", type=Path, default=None)
-    ap.add_argument("--cache", type=Path, default=ROOT / "datasets" / "cache" / "tiles")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "classifier")
-    ap.add_argument("--pictures", type=Path, default=ROOT / "models")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="main model to measure (default models/tile_classifier.onnx); its bonus reader is the "
+                         "bonus_classifier.onnx beside it")
+    ap.add_argument("--cache", type=Path, default=ROOT / "datasets" / "cache" / "tiles",
+                    help="folder of the synthetic and held-out test sets (built there when missing)")
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "classifier",
+                    help="results written to OUT.json and OUT.md")
+    ap.add_argument("--pictures", type=Path, default=ROOT / "models",
+                    help="folder for the confusion-matrix pictures")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from datasets.hust_riichi import iter_crops, read_split

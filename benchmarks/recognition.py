@@ -439,16 +439,17 @@ def to_markdown(r: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dataset", type=Path, nargs="?", help="the hust-riichi folder (images/, labels/)")
-    ap.add_argument("--split", type=Path, default=REPO / "datasets" / "splits" / "hust-riichi.json")
+    ap.add_argument("--split", type=Path, default=REPO / "datasets" / "splits" / "hust-riichi.json",
+                    help="the train/validation/test split; the test photos are measured")
     ap.add_argument("--synthetic", type=int, default=200, help="synthetic tables (0: skip)")
     ap.add_argument("--phone", type=int, default=100,
                     help="more synthetic tables at 4000x3000, a phone's 12 megapixels (0: skip)")
-    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--seed", type=int, default=2024, help="seed of the synthetic tables")
     ap.add_argument("--art", default=None, help="art style for the synthetic tables (default: held out)")
     ap.add_argument("--latency", type=int, default=7, help="latency runs (0: skip)")
     ap.add_argument("--latency-only", action="store_true",
                     help="only the latency part (results in recognition_latency.json/.md)")
-    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results", help="folder for the results files")
     args = ap.parse_args(argv)
     if args.dataset is None and not args.latency_only:
         ap.error("the hust-riichi folder is needed (or --latency-only)")

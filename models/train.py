@@ -162,15 +162,17 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent / "datasets" / "cache" / "tiles")
+    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent / "datasets" / "cache" / "tiles",
+                    help="folder of the .npz sets that datasets.build_tile_dataset writes")
     ap.add_argument("--task", choices=sorted(TASKS), default="tiles",
                     help="tiles: the main 43-class model; bonus: the flower/season reader")
     ap.add_argument("--out", type=Path, default=None, help="default models/<task's model>.onnx")
-    ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=4e-3)
-    ap.add_argument("--width", type=int, default=32)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--epochs", type=int, default=4, help="passes over the training set")
+    ap.add_argument("--batch", type=int, default=256, help="samples per step")
+    ap.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
+    ap.add_argument("--width", type=int, default=32,
+                    help="network width: channels of its early layers (the first has half, the last four times as many)")
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     ap.add_argument("--limit", type=int, default=None, help="train on at most this many samples")
     ap.add_argument("--seed", type=int, default=0, help="weights' initialisation and batch order")
     args = ap.parse_args(argv)
