@@ -139,7 +139,7 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         acc = evaluate(model, x_va, y_va)
         history.append({"epoch": epoch + 1, "loss": total / len(order), "val_acc": acc})
         log(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} val_acc {acc:.4f} "
