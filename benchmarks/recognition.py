@@ -431,6 +431,8 @@ def to_markdown(r: dict) -> str:
                       "Stages: decode = the JPEG header and a 1/4-size preview decode; the full "
                       "decode runs in a background thread during the first look, and any wait for "
                       "it counts in detect.", "",
+                      f"Tiles found on the photo: {lat.get('tiles_found', '?')} of {lat.get('true_tiles', '?')}; "
+                      f"scored: {'yes' if lat.get('scored') else 'no'}.", "",
                       "Targets (issue 4): median at most 150 ms, at most 400 MB resident.", ""]
         lines += ["```", json.dumps(lat, indent=1), "```", ""]
     return "\n".join(lines)
