@@ -14,7 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.holes import hole_quads
+from vision.holes import core_lab, hole_quads
 from vision.localizer import TILE_W_TARGET, TileLocalizer, default_localizer, quads_from_heatmap
 from vision.quad import TileQuad
 
@@ -495,13 +495,8 @@ def _gap_fill(img: np.ndarray, c: np.ndarray, toward: np.ndarray | None = None) 
     centre = c.mean(axis=0)
     # the plainness test first, on the inner quad's bounding box alone: most finds are tile
     # faces, far from plain, and need no more (the whole patch in Lab cost 0.3 ms a find)
-    core = np.round(centre + (c - centre) * 0.6).astype(np.int32)
-    (ix0, iy0), (ix1, iy1) = core.min(axis=0), core.max(axis=0) + 1
-    mask = np.zeros((iy1 - iy0, ix1 - ix0), np.uint8)
-    cv2.fillConvexPoly(mask, core - np.array([ix0, iy0], np.int32), 1)
-    inner = np.ascontiguousarray(img[y0 + iy0:y0 + iy1, x0 + ix0:x0 + ix1])
-    inside = cv2.cvtColor(inner, cv2.COLOR_BGR2Lab)[mask > 0].astype(np.float64)
-    if len(inside) < 5 or inside[:, 0].std() >= GAP_PLAIN:
+    inside = core_lab(img[y0:y1, x0:x1], c)
+    if inside is None or inside[:, 0].std() >= GAP_PLAIN:
         return False
     patch = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab).astype(np.float64)
     colour = np.median(inside, axis=0)

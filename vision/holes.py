@@ -38,9 +38,9 @@ def _lab(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(img), cv2.COLOR_BGR2Lab).astype(np.float64)
 
 
-def _inside(img: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+def core_lab(img: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     """Lab colours of the quad's inner 60% (its face less the rim and the seams), or None at
-    the image's edge."""
+    the image's edge or when under five pixels (also the gap test's, `vision.detect`)."""
     centre = corners.mean(axis=0)
     core = np.round(centre + (corners - centre) * 0.6).astype(np.int32)
     (x0, y0), (x1, y1) = core.min(axis=0), core.max(axis=0) + 1
@@ -70,8 +70,8 @@ def _beyond(img: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray) 
 
 
 def _is_tile(img: np.ndarray, hole: np.ndarray, left: np.ndarray, right: np.ndarray) -> bool:
-    inside = _inside(img, hole)
-    sides = [_inside(img, left), _inside(img, right)]
+    inside = core_lab(img, hole)
+    sides = [core_lab(img, left), core_lab(img, right)]
     if inside is None or any(s is None for s in sides):
         return False
     faces = [_face_colour(s) for s in sides]
@@ -96,6 +96,7 @@ def hole_quads(img: np.ndarray, quads: list[TileQuad], k: np.ndarray) -> list[Ti
     centres = corners.mean(axis=1)
     widths = np.array([q.width for q in quads]) * float(np.mean(k))
     found: list[TileQuad] = []
+    taken: list[np.ndarray] = []  # the holes' centres, in img's pixels
     for i, c in enumerate(corners):
         along = ((c[1] - c[0]) + (c[2] - c[3])) / 2
         w = float(np.linalg.norm(along))
@@ -112,7 +113,10 @@ def hole_quads(img: np.ndarray, quads: list[TileQuad], k: np.ndarray) -> list[Ti
             mid = (centres[i] + centres[j]) / 2
             if np.min(np.linalg.norm(centres - mid, axis=1)) < 0.6 * w:
                 continue  # something was found there
+            if any(np.linalg.norm(m - mid) < 0.6 * w for m in taken):
+                continue  # the same hole, seen from its other side (a row of mixed turns)
             hole = c + (centres[j] - centres[i]) / 2
             if _is_tile(img, hole, c, corners[j]):
+                taken.append(mid)
                 found.append(TileQuad((hole / k).astype(np.float32)))
     return found
