@@ -49,3 +49,10 @@ def test_a_hole_is_looked_for_only_between_finds_of_one_row():
     half = img[::2, ::2].copy()
     found = hole_quads(half, [_quad(i) for i in (0, 1, 3, 4)], np.array([0.5, 0.5]))
     assert len(found) == 1 and np.allclose(found[0].corners, _quad(2).corners, atol=2.5)
+
+
+def test_a_hole_seen_from_both_sides_is_put_back_once():
+    img = _row([0, 1, 2, 3, 4], plain={2})
+    turned = TileQuad(np.roll(_quad(3).corners, 2, axis=0))  # its row direction points back
+    found = hole_quads(img, [_quad(1), turned], np.array([1.0, 1.0]))
+    assert len(found) == 1
