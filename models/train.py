@@ -33,9 +33,9 @@ from scoring.tiles import BONUS, CLASSES
 #: what each task trains: its classes, input (height, width), data files and default output
 TASKS = {
     "tiles": {"classes": CLASSES, "input_hw": (INPUT_H, INPUT_W), "train": "train.npz", "val": "val.npz",
-              "out": "tile_classifier.onnx"},
+              "out": "tile_classifier.onnx", "head": "flatten"},
     "bonus": {"classes": BONUS, "input_hw": (BONUS_INPUT_H, BONUS_INPUT_W), "train": "bonus_train.npz",
-              "val": "bonus_val.npz", "out": "bonus_classifier.onnx"},
+              "val": "bonus_val.npz", "out": "bonus_classifier.onnx", "head": "maxpool"},
 }
 
 _MEAN = torch.tensor(MEAN).view(1, 3, 1, 1)
@@ -103,8 +103,10 @@ def _load(path: Path, classes) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3, width: int = 32,
-          threads: int = 2, seed: int = 0, limit: int | None = None, log=print, task: str = "tiles") -> dict:
+          threads: int = 2, seed: int = 0, limit: int | None = None, log=print, task: str = "tiles",
+          head: str | None = None) -> dict:
     spec = TASKS[task]
+    head = head or spec["head"]
     classes, input_hw = spec["classes"], spec["input_hw"]
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -118,7 +120,7 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
         x_va, y_va = _load(val_path, classes)
     else:
         x_va, y_va = x_tr[:256], y_tr[:256]
-    model = TileNet(len(classes), width, input_hw)
+    model = TileNet(len(classes), width, input_hw, head)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * ((len(y_tr) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps), pct_start=0.15)
@@ -148,7 +150,7 @@ def train(data: Path, out: Path, epochs: int, batch: int = 128, lr: float = 3e-3
             best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
             # export the best so far at once: a long run stopped early still leaves a model
             meta = {"trained": {"epochs": epochs, "best_epoch": epoch + 1, "samples": int(len(y_tr)), "seed": seed,
-                                "best_val_acc": best, "width": width, "seconds": round(time.time() - t0),
+                                "best_val_acc": best, "width": width, "head": head, "seconds": round(time.time() - t0),
                                 "history": history}}
             export_onnx(model, out, meta, classes, input_hw)
             model.train()
@@ -170,6 +172,10 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=4, help="passes over the training set")
     ap.add_argument("--batch", type=int, default=256, help="samples per step")
     ap.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
+    ap.add_argument("--head", choices=("flatten", "maxpool"), default=None,
+                    help="flatten: a linear layer over the whole feature map (where things are on the tile; "
+                         "the main model's default); maxpool: the strongest half-tile region's features, "
+                         "wherever it lies (the bonus reader's default)")
     ap.add_argument("--width", type=int, default=32,
                     help="network width: channels of its early layers (the first has half, the last four times as many)")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
@@ -178,7 +184,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.out = args.out or Path(__file__).resolve().parent / TASKS[args.task]["out"]
     res = train(args.data, args.out, args.epochs, args.batch, args.lr, args.width, args.threads, limit=args.limit,
-                task=args.task, seed=args.seed)
+                task=args.task, seed=args.seed, head=args.head)
     print(f"best validation accuracy {res['best_val_acc']:.4f}; wrote {args.out} and {args.out.with_suffix('.json')}")
     return 0
 

@@ -57,6 +57,7 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["classes"] == list(BONUS)
     assert (meta["input"]["width"], meta["input"]["height"]) == (BONUS_INPUT_W, BONUS_INPUT_H)
+    assert meta["trained"]["head"] == "maxpool"  # the reader's default: the mark, wherever it is
     batch = preprocess_batch(list(x[:16]), BONUS_SIZE)
     with torch.no_grad():
         expected = res["model"].eval()(torch.from_numpy(batch)).numpy()
@@ -85,6 +86,22 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
             assert np.allclose(p_both[i], p_main[i], atol=1e-6)
         assert abs(p_both[i].sum() - 1) < 1e-4
     assert main.classes == both.classes
+
+
+def test_maxpool_head_answers_the_same_wherever_the_mark_lies():
+    """The reader's head takes the strongest region's features over the face: a mark moved
+    on a plain face (by a whole step of the feature map, 8 pixels) scores the same."""
+    from models.net import TileNet
+
+    torch.manual_seed(0)
+    net = TileNet(8, width=8, input_hw=(96, 72), head="maxpool").eval()
+    left = torch.zeros(1, 3, 96, 72)
+    left[0, :, 40:48, 28:36] = 1.0  # a small mark (all it touches stays inside the face)
+    right = torch.roll(left, shifts=(8, 8), dims=(2, 3))  # the same mark lower right
+    with torch.no_grad():
+        assert torch.allclose(net(left), net(right), atol=1e-5)
+        flat = TileNet(8, width=8, input_hw=(96, 72)).eval()
+        assert not torch.allclose(flat(left), flat(right), atol=1e-5)  # the main model's head knows where
 
 
 def test_second_look_averages_the_turned_reading_for_unsure_crops():
