@@ -22,7 +22,7 @@ The whole command as it stands, on another machine the same evening: 53.6 minute
 main networks 7.1 and 7.7, readers 17.4 and 14.6; the files differ from the committed ones:
 training is deterministic on one machine, not across machines; models/README.md).
 The committed bonus reader since that night (the max-pooled head, `models.train`'s default for
-`--task bonus`) took 12.0 and 12.6 minutes by the same step on that machine's data.
+`--task bonus`) took 12.4 minutes a member by the same step on that machine's data, alone.
 Single-network runs took 37.0-37.9 minutes on a slower machine and 57-64 with other jobs
 keeping both cores busy.
 """

@@ -174,7 +174,7 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
     ap.add_argument("--head", choices=("flatten", "maxpool"), default=None,
                     help="flatten: a linear layer over the whole feature map (where things are on the tile; "
-                         "the main model's default); maxpool: the strongest half-tile region's features, "
+                         "the main model's default); maxpool: the same layers' features of the strongest region, "
                          "wherever it lies (the bonus reader's default)")
     ap.add_argument("--width", type=int, default=32,
                     help="network width: channels of its early layers (the first has half, the last four times as many)")
