@@ -31,16 +31,6 @@ class TileNet(nn.Module):
                  head: str = "flatten"):
         super().__init__()
         w = width
-        if head == "maxpool":
-            # what is found anywhere: the six layers' features of each region of the face, the
-            # strongest taken over all of them.  A bonus tile's character may sit anywhere; the
-            # painting around it should not say which tile it is
-            self.features = nn.Sequential(
-                _conv(INPUT_C, w // 2, stride=2), _conv(w // 2, w, stride=2), _conv(w, w), nn.MaxPool2d(2),
-                _conv(w, 2 * w), _conv(2 * w, 2 * w), nn.MaxPool2d(2), _conv(2 * w, 4 * w),
-            )
-            self.head = nn.Sequential(nn.AdaptiveMaxPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w, n_classes))
-            return
         self.features = nn.Sequential(
             _conv(INPUT_C, w // 2, stride=2),  # 32 x 24
             _conv(w // 2, w, stride=2),  # 16 x 12
@@ -51,8 +41,15 @@ class TileNet(nn.Module):
             nn.MaxPool2d(2),  # 4 x 3
             _conv(2 * w, 4 * w),
         )
-        feat = 4 * w * (input_hw[0] // 16) * (input_hw[1] // 16)
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(feat, n_classes))
+        if head == "maxpool":
+            # what is found anywhere: each feature's strongest response over the face.  A bonus
+            # tile's character may sit anywhere; the painting around it should not say which tile
+            self.head = nn.Sequential(nn.AdaptiveMaxPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w, n_classes))
+        elif head == "flatten":
+            feat = 4 * w * (input_hw[0] // 16) * (input_hw[1] // 16)
+            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(feat, n_classes))
+        else:
+            raise ValueError(f"unknown head {head!r}: flatten or maxpool")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))
