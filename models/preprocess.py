@@ -61,6 +61,16 @@ def normalise(images: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 
+def looked_again(images: np.ndarray, scale: float, dx: float, dy: float) -> np.ndarray:
+    """N x H x W x 3 uint8 input images scaled by `scale` about their centre and shifted by
+    (dx, dy) pixels, edges repeated: a second look at a crop as the detector might have cut it
+    (a few pixels off, a little larger or smaller)."""
+    h, w = images.shape[1:3]
+    m = np.float32([[scale, 0, (1 - scale) * w / 2 + dx], [0, scale, (1 - scale) * h / 2 + dy]])
+    return np.stack([cv2.warpAffine(im, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                     for im in images])
+
+
 def preprocess_batch(crops, size: tuple[int, int] = (INPUT_W, INPUT_H)) -> np.ndarray:
     """List of BGR crops -> N x 3 x H x W float32, ready for the network."""
     if len(crops) == 0:

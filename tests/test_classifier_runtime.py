@@ -10,7 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from models.classifier import MODEL_PATH, CropError, ModelError, Prediction, TileClassifier, default_classifier
+from models.classifier import (MODEL_PATH, READER_LOOKS, CropError, ModelError, Prediction, TileClassifier,
+                               default_classifier)
+from models.preprocess import looked_again
 from scoring.tiles import BONUS, CLASSES
 
 DATA = Path(__file__).parent / "data" / "classifier"
@@ -193,11 +195,17 @@ def test_a_bonus_reading_names_its_likeliest_other_reading(clf):
 class _Fixed:
     """Stands in for one network: the same probabilities for every crop."""
 
-    def __init__(self, classes, probs):
-        self.classes, self.probs = list(classes), np.asarray(probs, np.float32)
+    def __init__(self, classes, probs, size=(72, 96)):
+        self.classes, self.probs, self.size = list(classes), np.asarray(probs, np.float32), size
+        self.looked_at = 0  # images read so far
 
     def probabilities(self, crops, batch_size):
+        self.looked_at += len(crops)
         return np.tile(self.probs, (len(crops), 1))
+
+    def probabilities_of_inputs(self, images, batch_size):
+        assert images.shape[1:] == (self.size[1], self.size[0], 3) and images.dtype == np.uint8
+        return self.probabilities(list(images), batch_size)
 
 
 def test_the_bonus_reader_shares_out_a_small_bonus_share():
@@ -215,3 +223,27 @@ def test_the_bonus_reader_shares_out_a_small_bonus_share():
     assert pred.code == "6z"  # the main model's sure answer stands
     bonus = [(c, p) for c, p in pred.candidates if c in BONUS]
     assert bonus and bonus[0][0] == "f3" and abs(bonus[0][1] - 0.3 * 0.86) < 1e-4, pred.candidates
+
+
+@pytest.mark.parametrize("reader_sure, looks", [(0.86, 2), (0.5, 2 + 2 * len(READER_LOOKS))])
+def test_an_unsure_bonus_reading_is_looked_at_again(reader_sure, looks):
+    """The reader reads a flower both ways up; only when it is still unsure (under
+    READER_LOOK_AGAIN) does it look again at the crop cut a little differently."""
+    clf = TileClassifier(second_look=0.0)
+    main = np.zeros(len(CLASSES))
+    main[CLASSES.index("f3")] = 1.0
+    reader = np.full(len(BONUS), (1 - reader_sure) / (len(BONUS) - 1))
+    reader[BONUS.index("f3")] = reader_sure
+    clf._main, clf._bonus = _Fixed(CLASSES, main), _Fixed(BONUS, reader)
+    pred = clf.classify([np.zeros((60, 45, 3), np.uint8), np.full((64, 48, 3), 200, np.uint8)])
+    assert clf._bonus.looked_at == 2 * looks
+    assert [p.code for p in pred] == ["f3", "f3"] and abs(pred[0].confidence - reader_sure) < 1e-5
+
+
+def test_looked_again_scales_and_shifts_about_the_centre():
+    img = np.zeros((1, 96, 72, 3), np.uint8)
+    img[0, 44:52, 32:40] = 255  # an 8x8 square in the middle
+    ys, xs = np.nonzero(looked_again(img, 1.0, 3, -3)[0, :, :, 0] > 127)
+    assert (xs.min(), ys.min()) == (35, 41)
+    ys, xs = np.nonzero(looked_again(img, 1.5, 0, 0)[0, :, :, 0] > 127)
+    assert xs.max() - xs.min() + 1 == 12 and abs((xs.min() + xs.max()) / 2 - 35.5) < 1
