@@ -11,8 +11,8 @@ import pytest
 torch = pytest.importorskip("torch", reason="training tests need the `train` extra (pip install -e '.[train]')")
 
 from datasets.build_tile_dataset import synth_samples  # noqa: E402
-from models.classifier import BONUS_READ_SHARE, TileClassifier  # noqa: E402
-from models.preprocess import INPUT_H, INPUT_W, normalise, preprocess_batch  # noqa: E402
+from models.classifier import BONUS_READ_SHARE, READER_LOOK_AGAIN, READER_LOOKS, TileClassifier  # noqa: E402
+from models.preprocess import INPUT_H, INPUT_W, looked_again, normalise, preprocess_batch  # noqa: E402
 from models.train import to_tensor, train  # noqa: E402
 from scoring.tiles import CLASSES  # noqa: E402
 
@@ -76,9 +76,17 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
     p_both = both.probabilities(crops)
     bonus_idx = [CLASSES.index(c) for c in BONUS]
     mass = p_main[:, bonus_idx].sum(axis=1)
-    # the reader reads each crop both ways up and averages the two
-    turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-    q = 0.5 * (reader.probabilities(crops, 64) + reader.probabilities(turned, 64))
+    # the reader reads each crop both ways up and averages the two; one it is still unsure of
+    # it also reads as READER_LOOKS cut it, each both ways up, and averages all the readings
+    def both_ways(images):
+        return reader.probabilities(list(images), 64) + reader.probabilities([c[::-1, ::-1] for c in images], 64)
+
+    images = np.stack(crops)
+    q = both_ways(images)
+    unsure = q.max(axis=1) < 2 * READER_LOOK_AGAIN
+    assert unsure.any(), "a reader trained one epoch should be unsure of some crops"
+    looks = sum(both_ways(looked_again(images, *look)) for look in READER_LOOKS)
+    q = np.where(unsure[:, None], (q + looks) / (2 + 2 * len(READER_LOOKS)), q / 2)
     for i in range(len(crops)):
         if mass[i] >= BONUS_READ_SHARE:  # re-read: the bonus mass is shared out by the reader
             assert np.allclose(p_both[i, bonus_idx], mass[i] * q[i], atol=1e-5)
