@@ -129,3 +129,22 @@ def test_cursive_four_is_a_flat_loop_where_the_numeral_stands():
     ys, xs = np.nonzero(ink[8:56, 10:86])
     assert len(ys) > 60
     assert np.ptp(xs) > 1.5 * np.ptp(ys)
+
+
+def test_small_crops_are_cut_as_from_a_photo_of_small_tiles():
+    """`small` shrinks some crops to a whole table's tile width before the network's resize (so
+    they come out blurred, with fewer edges); at 0 the crops are exactly those of the recipe
+    without it, since no extra random number is drawn."""
+    from datasets.build_tile_dataset import BONUS_SIZE, synth_samples
+    from scoring.tiles import BONUS
+
+    plain, y, _ = synth_samples(seed=31, n=24, codes=BONUS, size=BONUS_SIZE)
+    again, y0, _ = synth_samples(seed=31, n=24, codes=BONUS, size=BONUS_SIZE, small=0.0)
+    assert np.array_equal(plain, again) and np.array_equal(y, y0)
+    small, y1, _ = synth_samples(seed=31, n=24, codes=BONUS, size=BONUS_SIZE, small=1.0)
+    assert np.array_equal(y, y1) and small.shape == plain.shape
+
+    def edges(x):
+        return np.mean([np.abs(np.diff(im.astype(np.int16), axis=1)).mean() for im in x])
+
+    assert edges(small) < 0.8 * edges(plain)
