@@ -11,7 +11,8 @@
    with their mean probability: models/tile_classifier.onnx and models/bonus_classifier.onnx
    with their .json sidecars (`--members 1` trains one of each straight into place),
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
-   and the confusion-matrix pictures.
+   and the confusion-matrix pictures (with `--out` elsewhere: classifier.* and the pictures
+   beside the new files).
 Timed for the committed models (2026-11-25, `--out` in a scratch folder, two members): 37.0
 minutes end to end on the 2-core machine with a benchmark sharing the cores for about ten of
 them (data 7.7, main networks 10.5 and 8.0, bonus readers at 20 epochs 5.6 and 5.2, joining
@@ -43,18 +44,34 @@ def _train(py: str, cache: Path, task: str, epochs: int, seed: int, out: Path) -
             "--seed", str(seed), "--out", str(out)]
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("hust", type=Path, help="the hust-riichi folder")
     ap.add_argument("--scale", type=float, default=0.7, help="synthetic data size (1.0 = 100k crops)")
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--epochs", type=int, default=10, help="epochs of the main network")
     ap.add_argument("--bonus-epochs", type=int, default=40, help="epochs of the flower/season reader")
     ap.add_argument("--members", type=int, default=2,
                     help="networks trained with seeds 0.. and joined into one averaging model (models.ensemble)")
-    ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx")
-    args = ap.parse_args(argv)
-    cache = ROOT / "datasets" / "cache" / "tiles"
+    ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx",
+                    help="the main model's file; the bonus reader is written beside it")
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
     t0 = time.time()
+    for cmd in plan(args):
+        print(f"[{time.time() - t0:6.0f}s] {' '.join(cmd[1:])}", flush=True)
+        if subprocess.run(cmd, cwd=ROOT).returncode != 0:
+            print(f"step failed: {' '.join(cmd)}", file=sys.stderr)
+            return 1
+    print(f"done in {(time.time() - t0) / 60:.1f} minutes")
+    return 0
+
+
+def plan(args: argparse.Namespace) -> list[list[str]]:
+    """The commands a retrain runs, in order."""
+    cache = ROOT / "datasets" / "cache" / "tiles"
     py = sys.executable
     members = ROOT / "datasets" / "cache" / "members"
     bonus_out = args.out.with_name("bonus_classifier.onnx")
@@ -74,15 +91,13 @@ def main(argv=None) -> int:
         steps += [[py, "-m", "models.ensemble", str(args.out), *(str(members / f"tile_classifier.seed{s}.onnx") for s in seeds)],
                   [py, "-m", "models.ensemble", str(bonus_out),
                    *(str(members / f"bonus_classifier.seed{s}.onnx") for s in seeds)]]
-    steps.append([py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(args.out),
-                  "--cache", str(cache)])
-    for cmd in steps:
-        print(f"[{time.time() - t0:6.0f}s] {' '.join(cmd[1:])}", flush=True)
-        if subprocess.run(cmd, cwd=ROOT).returncode != 0:
-            print(f"step failed: {' '.join(cmd)}", file=sys.stderr)
-            return 1
-    print(f"done in {(time.time() - t0) / 60:.1f} minutes")
-    return 0
+    bench = [py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(args.out), "--cache", str(cache)]
+    if args.out.resolve() != (ROOT / "models" / "tile_classifier.onnx").resolve():
+        # models trained elsewhere are measured there: the committed models' results and
+        # pictures stay theirs
+        bench += ["--out", str(args.out.parent / "classifier"), "--pictures", str(args.out.parent)]
+    steps.append(bench)
+    return steps
 
 
 if __name__ == "__main__":
