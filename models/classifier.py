@@ -10,9 +10,10 @@ thread-safe and nothing else here is shared mutable state).  Preprocessing is
 `models.preprocess`, the same code the training data went through.
 
 Flowers and seasons differ only in a small character, too small at the main model's input size.
-When `bonus_classifier.onnx` sits beside the main model, every crop the main model calls a bonus
-tile (its bonus classes together above one half) is read again by that second model at a larger
-size; the main model's bonus probability is then shared out by the second model's answer.
+When `bonus_classifier.onnx` sits beside the main model, every crop the main model gives a
+bonus share (its bonus classes together hold BONUS_READ_SHARE or more) is read again by that
+second model at a larger size, both ways up, and cut a few more ways (READER_LOOKS) when it is
+unsure; the main model's bonus probability is then shared out by the second model's answer.
 """
 
 from __future__ import annotations
