@@ -13,7 +13,10 @@
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures (with `--out` elsewhere: classifier.* and the pictures
    beside the new files).
-Timed for the committed models (2026-11-25, `--out` in a scratch folder, two members): 37.0
+Timed for the committed models (2026-11-26, `--out` in a scratch folder, two members, alone on
+the 2-core machine): 43.9 minutes end to end (data 6.7, main networks 6.3 and 6.6, bonus readers
+12.4 and 11.7, joining and benchmark 0.1); the committed files are that run's.
+Before (2026-11-25, `--out` in a scratch folder, two members): 37.0
 minutes end to end on the 2-core machine with a benchmark sharing the cores for about ten of
 them (data 7.7, main networks 10.5 and 8.0, bonus readers at 20 epochs 5.6 and 5.2, joining
 and benchmark 0.3), then the bonus readers at today's 40 epochs by the same steps, 12.6 and
