@@ -29,7 +29,7 @@ import numpy as np
 from scoring.tiles import BONUS
 
 from models.preprocess import (BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, CropError, check_crop,
-                               looked_again, normalise, preprocess_batch, to_input_image)
+                               looked_again, normalise, to_input_image)
 
 MODEL_PATH = Path(__file__).resolve().parent / "tile_classifier.onnx"
 #: crops read with less confidence than this get a second reading turned 180 degrees (measured
@@ -127,10 +127,9 @@ class _OnnxNet:
         return self.session.run(None, {self.input: batch})[0]
 
     def probabilities(self, crops: list[np.ndarray], batch_size: int) -> np.ndarray:
-        out = np.zeros((len(crops), len(self.classes)), np.float32)
-        for i in range(0, len(crops), batch_size):
-            out[i:i + batch_size] = _softmax(self.logits(preprocess_batch(crops[i:i + batch_size], self.size)))
-        return out
+        if not len(crops):
+            return np.zeros((0, len(self.classes)), np.float32)
+        return self.probabilities_of_inputs(np.stack([to_input_image(c, self.size) for c in crops]), batch_size)
 
     def probabilities_of_inputs(self, images: np.ndarray, batch_size: int) -> np.ndarray:
         """Like `probabilities`, for N x H x W x 3 uint8 images already at this network's size."""
