@@ -9,6 +9,13 @@ from vision.quad import TileQuad
 
 #: crops are at most this tall (the classifier resizes anyway; bigger only costs time)
 MAX_CROP_H = 128
+#: and at least this tall (the bonus reader's input height): a small tile (24 pixels wide in a
+#: 1280x960 table) is cut straight to the size the classifier reads, in one bicubic warp, not
+#: cut at its own size and enlarged again by the classifier's resize (two interpolations blur a
+#: tile's few pixels twice).  benchmarks/recognition.py, 200 synthetic 1280x960 tables in the
+#: held-out art: suit and honour tiles misread 99 -> 67 times, flowers and seasons 88 -> 92
+#: (62 and 90 with the count rule of vision.hands.repair_stray_bonus)
+MIN_CROP_H = 96
 
 
 def upright_crop(image: np.ndarray, quad: TileQuad, pad: float = 0.0) -> np.ndarray:
@@ -19,9 +26,9 @@ def upright_crop(image: np.ndarray, quad: TileQuad, pad: float = 0.0) -> np.ndar
         centre = c.mean(axis=0)
         c = centre + (c - centre) * (1 + 2 * pad)
     w, h = max(quad.width, 4.0), max(quad.height, 4.0)
-    scale = min(1.0, MAX_CROP_H / h)
+    scale = min(MAX_CROP_H, max(MIN_CROP_H, h)) / h
     ow, oh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
     dst = np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], np.float32)
     m = cv2.getPerspectiveTransform(c, dst)
-    return cv2.warpPerspective(image, m, (ow, oh), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC if scale > 1 else cv2.INTER_LINEAR
+    return cv2.warpPerspective(image, m, (ow, oh), flags=flags, borderMode=cv2.BORDER_REPLICATE)
