@@ -143,6 +143,26 @@ def test_a_bonus_reading_inside_a_run_of_tiles_is_read_again():
     assert repair_stray_bonus(layout, lone) == {}  # no candidate that is no bonus tile
 
 
+def test_a_bonus_reading_that_leaves_the_concealed_run_short_is_read_again_however_unlikely():
+    """A painted 1-bamboo at the end of the concealed run read as a flower, its 1s reading under
+    REPAIR_MIN_P: without it the seat holds 12 tiles, so the count says it is a hand tile.  The
+    same reading beside a full hand of 13 stays a flower."""
+    from vision.hands import REPAIR_MIN_P
+    from vision.layout import Group, SeatLayout, TableLayout
+
+    def run(n_tiles):
+        codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s"][:n_tiles]
+        reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+        reads.append(TileRead("f6", 0.3, [("f6", 0.3), ("f2", 0.2), ("1s", REPAIR_MIN_P / 2)]))
+        n = len(reads)
+        layout = TableLayout(seats=[SeatLayout(0, [Group(list(range(n)), 0, concealed=True)])],
+                             position=[0] * n, sideways=[False] * n, quads=[], rotation=0.0)
+        return repair_stray_bonus(layout, reads), reads[-1].code
+
+    assert run(12) == ({12: "f6"}, "1s")
+    assert run(13) == ({}, "f6")
+
+
 def test_a_flower_read_in_a_two_tile_concealed_run_is_read_as_its_likeliest_other_tile():
     """A winner with four sets keeps only his pair concealed: a tile of it read as a flower is a
     misread (bonus tiles lie apart), while two flowers lying together apart stay flowers."""

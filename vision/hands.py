@@ -154,20 +154,26 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     """Flowers and seasons lie apart from the sets (LAYOUT.md): a tile read as one inside a run
     of other tiles (most of its group read as no bonus tile, or any of the concealed run: a
     winner's pair may be all that is left of it) is read as its likeliest candidate that is not a
-    bonus tile, when it has one.  `reads` are corrected in place; returns {tile
-    index: what it was read as} for the warnings."""
+    bonus tile, when it has one at least REPAIR_MIN_P likely.  In the concealed run the count
+    speaks too: while the seat holds fewer than 13 tiles without it, the likeliest reading that
+    is no bonus tile is taken however unlikely (as SHORT_RATIO does for groups laid apart; a
+    painted 1-bamboo at the end of a run read as a flower).  `reads` are corrected in place;
+    returns {tile index: what it was read as} for the warnings."""
     changed: dict[int, str] = {}
     for seat_layout in layout.seats:
+        held = sum(_group_count([reads[t].code for t in g.tiles], g.concealed) for g in seat_layout.groups)
         for g in seat_layout.groups:
             bonus = [t for t in g.tiles if reads[t].code in BONUS]
             if not bonus or 2 * len(bonus) >= len(g.tiles) and not (g.concealed and len(bonus) < len(g.tiles)):
                 continue
             for t in bonus:
+                short = g.concealed and held < 13
                 alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
-                            if c not in BONUS and p >= REPAIR_MIN_P), None)
+                            if c not in BONUS and (p >= REPAIR_MIN_P or short and c != BACK)), None)
                 if alt is not None:
                     changed[t] = reads[t].code
                     reads[t] = TileRead(alt[0], float(alt[1]), reads[t].candidates)
+                    held += g.concealed
     return changed
 
 
