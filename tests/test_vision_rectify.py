@@ -34,6 +34,12 @@ def test_big_tile_is_shrunk_to_the_maximum_height_small_one_enlarged_and_others_
     assert upright_crop(img, quad).shape[:2] == (MIN_CROP_H, 72)
 
 
+def test_a_long_thin_quad_is_not_enlarged_into_a_huge_crop():
+    img = np.full((400, 400, 3), 90, np.uint8)
+    quad = TileQuad(np.float32([[150, 200], [250, 200], [250, 204], [150, 204]]))  # 100 x 4: 24x would be 2400 long
+    assert max(upright_crop(img, quad).shape[:2]) <= 2 * MAX_CROP_H
+
+
 def test_small_tile_enlarged_in_one_warp_keeps_its_edges_sharp():
     """A 24x32 tile cut straight to 72x96 has a sharper red/white edge than one cut at 24x32 and
     then enlarged (the old way: two interpolations)."""

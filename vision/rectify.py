@@ -27,6 +27,8 @@ def upright_crop(image: np.ndarray, quad: TileQuad, pad: float = 0.0) -> np.ndar
         c = centre + (c - centre) * (1 + 2 * pad)
     w, h = max(quad.width, 4.0), max(quad.height, 4.0)
     scale = min(MAX_CROP_H, max(MIN_CROP_H, h)) / h
+    if scale > 1:  # enlarging a long, thin quad (no tile, but a detector may offer one) stays small
+        scale = min(scale, max(1.0, 2 * MAX_CROP_H / w))
     ow, oh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
     dst = np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], np.float32)
     m = cv2.getPerspectiveTransform(c, dst)
