@@ -161,7 +161,7 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     returns {tile index: what it was read as} for the warnings."""
     changed: dict[int, str] = {}
     for seat_layout in layout.seats:
-        held = sum(_group_count([reads[t].code for t in g.tiles], g.concealed) for g in seat_layout.groups)
+        held = sum(_group_counts(seat_layout, reads))
         for g in seat_layout.groups:
             bonus = [t for t in g.tiles if reads[t].code in BONUS]
             if not bonus or 2 * len(bonus) >= len(g.tiles) and not (g.concealed and len(bonus) < len(g.tiles)):
@@ -235,6 +235,11 @@ def _group_count(codes: list[str], concealed: bool) -> int:
     return sum(1 for c in tiles if not (concealed and c == BACK))
 
 
+def _group_counts(seat_layout, reads: list[TileRead]) -> list[int]:
+    """_group_count of each of a seat's groups, as read now."""
+    return [_group_count([reads[t].code for t in g.tiles], g.concealed) for g in seat_layout.groups]
+
+
 def _likeliest_pair(reads: list[TileRead], ratio: float = REPAIR_RATIO) -> str | None:
     """The kind (no bonus tile) both tiles' candidates allow that is likeliest for the two, if the
     pair is at least `ratio` as likely as the first readings."""
@@ -256,7 +261,7 @@ def repair_short_hands(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     corrected in place; returns {tile index: what it was read as}."""
     changed: dict[int, str] = {}
     for seat_layout in layout.seats:
-        counts = [_group_count([reads[t].code for t in g.tiles], g.concealed) for g in seat_layout.groups]
+        counts = _group_counts(seat_layout, reads)
         held = sum(counts)
         if held >= 13:
             continue
