@@ -97,9 +97,11 @@ def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac:
 def _augmented_crop(code: str, style, target_style, rng: np.random.Generator, strength: float,
                     size: tuple[int, int], small: float = 0.0) -> np.ndarray:
     """One phone-photo crop of `code` (drawn in `target_style`) among neighbours in `style`.
-    With probability `small` the crop is first shrunk to a width in SMALL_TILE_PX, as the
-    pipeline cuts it from a photo whose tiles are that small (a whole table in a 1280-pixel
-    photo), and only then brought to the network's size."""
+    With probability `small` the crop is first shrunk to a width in SMALL_TILE_PX, as from a
+    photo whose tiles are that small (a whole table in a 1280-pixel photo), and only then
+    brought to the network's size (bilinearly, as the pipeline enlarged such tiles until
+    vision.rectify cut them at the classifier's size in one bicubic warp; training crops made
+    that way were measured and not adopted: models/README.md)."""
     cache: dict = {}
 
     def render(c, tile_size):
