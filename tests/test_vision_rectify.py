@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from vision.quad import TileQuad
+from models.preprocess import INPUT_H, INPUT_W, to_input_image
 from vision.rectify import MAX_CROP_H, MIN_CROP_H, upright_crop
 
 
@@ -67,3 +68,18 @@ def test_rotated_tile_comes_out_upright():
     inner_right = crop[h // 4: 3 * h // 4, 2 * w // 3: 7 * w // 8].reshape(-1, 3).mean(axis=0)
     assert inner_left[2] > 200 and inner_left[1] < 60  # red (BGR)
     assert inner_right.min() > 200  # white
+
+
+def test_foreshortened_tile_is_not_turned_on_its_side_by_the_classifier():
+    """A far row's upright tile, its 3:4 face squashed by the camera's tilt to 5:4, is cut no
+    wider than tall, so the classifier's input keeps it upright (red half on the left) instead
+    of turning it a quarter as if it lay sideways; the input's shape restores the face's."""
+    img, quad = _tile_photo(100, 80)
+    crop = upright_crop(img, quad)
+    assert crop.shape[1] <= crop.shape[0]
+    x = to_input_image(crop)
+    assert x.shape[:2] == (INPUT_H, INPUT_W)
+    left = x[INPUT_H // 4: 3 * INPUT_H // 4, 2: INPUT_W // 3].reshape(-1, 3).mean(axis=0)
+    right = x[INPUT_H // 4: 3 * INPUT_H // 4, 2 * INPUT_W // 3: INPUT_W - 2].reshape(-1, 3).mean(axis=0)
+    assert left[2] > 200 and left[1] < 60  # red (BGR): the tile's left half stays on the left
+    assert right.min() > 200
