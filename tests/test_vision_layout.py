@@ -147,6 +147,30 @@ def test_a_squarish_sideways_tile_beside_elongated_run_mates_stays_sideways():
     assert [sorted(g.tiles) for g in layout.seats[0].groups] == [list(range(14))]
 
 
+def test_a_turned_winning_tile_beside_skewed_outlines_stays_sideways():
+    """One player's tiles in a 12 MP photo, as found (corners in pixels): the run mates' outlines
+    come out as axis-aligned boxes round skewed faces (190 x 210, too long along the run), so the
+    winning 1p lying sideways at the run's end (232 x 170) is only 1.34 times as long along the
+    run as they are, shaped so against them.  Its own outline already lies across the run, which
+    needs less evidence than a shape alone: it stays sideways and is the winning tile."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    found = [[[720, 1246], [911, 1278], [878, 1479], [687, 1447]], [[878, 1470], [905, 1278], [1097, 1305], [1070, 1497]],
+             [[1061, 1495], [1089, 1300], [1284, 1328], [1256, 1523]], [[1261, 1526], [1261, 1336], [1451, 1336], [1451, 1526]],
+             [[1449, 1551], [1449, 1361], [1639, 1361], [1639, 1551]], [[1636, 1576], [1636, 1386], [1826, 1386], [1826, 1576]],
+             [[1838, 1391], [2018, 1417], [1990, 1611], [1810, 1586]], [[1999, 1626], [1999, 1436], [2189, 1436], [2189, 1626]],
+             [[2207, 1439], [2399, 1467], [2371, 1665], [2179, 1637]], [[2386, 1470], [2576, 1470], [2576, 1680], [2386, 1680]],
+             [[2822, 1540], [2822, 1710], [2590, 1710], [2590, 1540]],  # the winning tile
+             [[2978, 1545], [3147, 1545], [3147, 1755], [2978, 1755]], [[3149, 1570], [3339, 1570], [3339, 1780], [3149, 1780]],
+             [[3340, 1582], [3510, 1582], [3510, 1793], [3340, 1793]]]
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
+    assert layout.sideways == [False] * 10 + [True] + [False] * 3
+    groups = layout.seats[0].groups
+    assert [sorted(g.tiles) for g in groups] == [list(range(11)), [11, 12, 13]]
+    assert [g.concealed for g in groups] == [True, False]
+
+
 def test_only_the_most_sideways_looking_tile_lies_sideways():
     """Only the winning tile lies sideways (LAYOUT.md).  A set's last tile found a little big
     (42 x 40 beside run mates of 31.9 x 44: long enough along its run, and shaped so) would also
