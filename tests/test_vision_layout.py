@@ -151,8 +151,7 @@ def test_a_turned_winning_tile_beside_skewed_outlines_stays_sideways():
     """One player's tiles in a 12 MP photo, as found (corners in pixels): the run mates' outlines
     come out as axis-aligned boxes round skewed faces (190 x 210, too long along the run), so the
     winning 1p lying sideways at the run's end (232 x 170) is only 1.34 times as long along the
-    run as they are, shaped so against them.  Its own outline already lies across the run, which
-    needs less evidence than a shape alone: it stays sideways and is the winning tile."""
+    run as they are, shaped so against them: it stays sideways and is the winning tile."""
     from vision.layout import group_tiles
     from vision.quad import TileQuad
 
@@ -169,6 +168,21 @@ def test_a_turned_winning_tile_beside_skewed_outlines_stays_sideways():
     groups = layout.seats[0].groups
     assert [sorted(g.tiles) for g in groups] == [list(range(11)), [11, 12, 13]]
     assert [g.concealed for g in groups] == [True, False]
+
+
+def test_a_winning_tile_beside_a_slanted_rows_boxes_stays_sideways():
+    """A side seat's slanted run in a 12 MP photo, as found: its tiles lie across the camera's
+    view (about 120 x 66) and come out as upright boxes round skewed faces; the winning 2m at
+    the run's end lies turned against them, almost square to the camera (107 x 97), only 1.34
+    times as long along the run as they are, shaped so.  It is the sideways tile."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    found = [[[975, 492], [975, 557], [856, 557], [856, 492]], [[964, 562], [964, 627], [835, 627], [835, 562]],
+             [[949, 633], [949, 698], [831, 698], [831, 633]], [[939, 701], [939, 776], [810, 776], [810, 701]],
+             [[902, 779], [902, 876], [795, 876], [795, 779]]]  # the last: the winning tile
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
+    assert layout.sideways == [False] * 4 + [True]
 
 
 def test_only_the_most_sideways_looking_tile_lies_sideways():
