@@ -18,14 +18,8 @@ from vision.holes import core_lab, hole_quads
 from vision.localizer import TILE_W_TARGET, TileLocalizer, default_localizer, quads_from_heatmap
 from vision.quad import TileQuad
 
-#: first look at the photo with its long side this long.  At 640 a table's tiles are about 12
-#: pixels wide, at the bottom of the localiser's range: a far seat could go unseen (a whole
-#: side seat on a checked cloth peaked at 0.05) and sizes measured 0.82-1.28 of the truth
-#: (10th-90th percentile, 30 tables); at 800, 0.85-1.03.  benchmarks/recognition.py's held-out
-#: art at 4000x3000, seat and group / scores right of 100 tables, 640 -> 800 (with LOOK_AIM):
-#: seed 2024 98/98 -> 97/96, seed 99 91/88 -> 97/95; at 1280x960, of 200, seed 2024
-#: 193/173 -> 190/162, seed 99 184/163 -> 191/172; the 12 MP latency median 123 -> 143 ms
-FIRST_LOOK = 800
+#: first look at the photo with its long side this long
+FIRST_LOOK = 640
 #: never look at more than this (a 12 MP table photo with tiny tiles)
 MAX_LOOK = 1920
 #: first-look heatmap probability that marks a place worth a closer look: well under the blob
@@ -50,11 +44,6 @@ MAX_REGIONS = 24
 #: narrow below: too small, the cores of touching tiles run together, and the blobs that come
 #: out look wider than the tiles are, so tiles found small are smaller still
 LOOK_BAND = (0.9, 1.15)
-#: a closer look is aimed at tiles this wide: the first look measures tiles about 7% narrower
-#: than they are (median 0.93 of the truth, 30 tables), and a look aimed at TILE_W_TARGET from
-#: it lands above the band, so another look follows (a 12 MP photo: 16 looks, 171 ms, where
-#: one round aimed here takes 143 ms)
-LOOK_AIM = 28.0
 #: looks at another size after the first (and after a closer look at specks)
 RELOOKS = 2
 #: tiles under this many pixels wide at a look are specks: too small to measure
@@ -256,7 +245,7 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         inside = _inside(known_c, b, w, h) >= 0
         own = scale
         if inside.sum() >= 3:
-            own = float(np.clip(LOOK_AIM / np.median(known_w[inside]), scale / 1.5, scale * 1.5))
+            own = float(np.clip(TILE_W_TARGET / np.median(known_w[inside]), scale / 1.5, scale * 1.5))
         scales.append(min(own, top))
     todo = [(i, 0) for i in range(len(boxes))]
     first = _first_looks(loc, pyr, scales, boxes) if sum(map(_area, boxes)) <= REGION_MAX_FRACTION * w * h else {}
@@ -332,9 +321,9 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
     """Tile quads in the image's pixels.  A first look at a small size measures the tiles and
     marks their places.  If it saw nothing, or specks too small to measure, a closer look at
     twice the size finds them at those places.  Then, while the tiles found are far from
-    TILE_W_TARGET pixels wide, the next look is at the size that makes them about so
-    (LOOK_AIM), round the tiles found (or at the first look's places); tiles seen too small come
-    out too big (touching cores run together), so a look may need another."""
+    TILE_W_TARGET pixels wide, the next look is at the size that makes them so, round the tiles
+    found (or at the first look's places); tiles seen too small come out too big (touching
+    cores run together), so a look may need another."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]  # img: a BGR array, or a vision.io.PendingPhoto still decoding
     first = scale = FIRST_LOOK / max(h, w)
@@ -370,7 +359,7 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
         # specks narrower than MIN_MEASURE are noise, not tiles to zoom in on
         if tile_w < MIN_MEASURE or LOOK_BAND[0] * TILE_W_TARGET <= tile_w <= LOOK_BAND[1] * TILE_W_TARGET:
             break
-        new = scale * float(np.clip(LOOK_AIM / tile_w, 1 / 4, 3.0))
+        new = scale * float(np.clip(TILE_W_TARGET / tile_w, 1 / 4, 3.0))
         new = min(new, MAX_LOOK / max(h, w))
         if abs(new / scale - 1) <= 0.15:
             break
