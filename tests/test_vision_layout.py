@@ -185,6 +185,29 @@ def test_a_winning_tile_beside_a_slanted_rows_boxes_stays_sideways():
     assert layout.sideways == [False] * 4 + [True]
 
 
+def test_a_winning_tile_a_little_apart_from_a_side_seats_run_joins_it():
+    """A left seat's run in a 12 MP photo, as found, with its winning 9p turned at its end: the
+    9p's outline came out short, 34 pixels (0.47 of a run tile's width) from its run mate.  It
+    lies across the run's line with no tile of its own orientation along it, so it joins that
+    run as its sideways tile, not the far seat's row at the top, whose tiles it is turned like."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    left = [[[865, 916], [865, 988], [758, 988], [758, 916]], [[858, 994], [858, 1066], [751, 1066], [751, 994]],
+            [[851, 1079], [851, 1151], [744, 1151], [744, 1079]], [[844, 1154], [844, 1238], [737, 1238], [737, 1154]],
+            [[837, 1241], [837, 1313], [729, 1313], [729, 1241]],
+            [[720, 1347], [804, 1347], [804, 1454], [720, 1454]]]  # the winning tile
+    top = [[[2117, 268], [2190, 268], [2190, 355], [2117, 355]], [[2280, 350], [2205, 358], [2196, 268], [2271, 260]],
+           [[2286, 269], [2359, 269], [2359, 349], [2286, 349]], [[2363, 263], [2443, 263], [2443, 351], [2363, 351]],
+           [[2451, 263], [2524, 263], [2524, 351], [2451, 351]], [[2527, 259], [2608, 259], [2608, 347], [2527, 347]],
+           [[2616, 253], [2689, 253], [2689, 348], [2616, 348]]]
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in left + top])
+    assert layout.sideways == [False] * 5 + [True] + [False] * 7
+    assert len(set(layout.position[:6])) == 1 and layout.position[5] != layout.position[6]
+    seat = next(s for s in layout.seats if s.position == layout.position[0])
+    assert sorted(seat.groups[0].tiles) == list(range(6)) and seat.groups[0].concealed
+
+
 def test_only_the_most_sideways_looking_tile_lies_sideways():
     """Only the winning tile lies sideways (LAYOUT.md).  A set's last tile found a little big
     (42 x 40 beside run mates of 31.9 x 44: long enough along its run, and shaped so) would also
