@@ -20,7 +20,8 @@ MIN_CROP_H = 96
 #: upright for its player, so a crop that comes out wider than tall is a far row's tile
 #: foreshortened by the camera's tilt (a 3:4 face seen as 5:4), not a tile lying sideways; but
 #: the classifier turns wide crops a quarter (models.preprocess.LANDSCAPE_RATIO) and would read
-#: the tile on its side.  Its input size restores the face's shape anyway.
+#: the tile on its side.  Its input size restores the face's shape anyway.  (It also keeps a
+#: long, thin quad, no tile but a detector may offer one, from being enlarged into a huge crop.)
 #: benchmarks/recognition.py, held-out art: 200 tables at 1280x960, seat and group 190 -> 193,
 #: scores 169 -> 173, suit and honour misreads 61 -> 35; 100 at 4000x3000, 95 -> 98 and 93 -> 96
 MAX_CROP_ASPECT = 1.0
@@ -35,8 +36,6 @@ def upright_crop(image: np.ndarray, quad: TileQuad, pad: float = 0.0) -> np.ndar
         c = centre + (c - centre) * (1 + 2 * pad)
     w, h = max(quad.width, 4.0), max(quad.height, 4.0)
     scale = min(MAX_CROP_H, max(MIN_CROP_H, h)) / h
-    if scale > 1:  # enlarging a long, thin quad (no tile, but a detector may offer one) stays small
-        scale = min(scale, max(1.0, 2 * MAX_CROP_H / w))
     oh = max(8, int(round(h * scale)))
     ow = min(max(8, int(round(w * scale))), int(round(MAX_CROP_ASPECT * oh)))
     dst = np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], np.float32)
