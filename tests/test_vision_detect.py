@@ -157,3 +157,28 @@ def test_region_first_looks_two_at_a_time_find_what_one_after_another_finds(monk
     in_turn = find_tile_quads(table.image)
     assert len(together) == len(in_turn) > 40
     assert all(np.array_equal(a.corners, b.corners) for a, b in zip(together, in_turn))
+
+
+def _box_quad(cx, cy, w, h):
+    from vision.quad import TileQuad
+
+    return TileQuad(np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                              [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32))
+
+
+def test_a_tile_two_overlapping_looks_found_is_kept_once(monkeypatch):
+    """Two closer looks whose boxes overlap both find a tile, each a few pixels off, and each
+    find lies deeper in the other's box: one of them is kept (before 2026-11-26 both were
+    dropped, and a run's end tile went missing).  A find lying deeper in a box whose look found
+    nothing like it there is still dropped (a speck between two sets)."""
+    import vision.detect as detect
+
+    a, b = (200, 100, 420, 500), (180, 100, 400, 500)
+    finds = {a: [_box_quad(298, 300, 60, 100), _box_quad(215, 440, 16, 16)],
+             b: [_box_quad(302, 300, 60, 100)]}
+    monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (finds[tuple(box)], None))
+    monkeypatch.setattr(detect, "REGION_GROWTHS", 0)
+    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    quads = detect._look_in(None, pyr, 1.0, [list(a), list(b)])
+    assert len(quads) == 1
+    assert abs(quads[0].center[0] - 300) <= 2 and quads[0].center[1] == 300

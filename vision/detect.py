@@ -232,7 +232,10 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
     at the scale that suits its own tiles (within 1.5x of `scale`: under a steep perspective the
     far seat's tiles are much smaller than the near one's).  A region grows where it finds a tile
     at its edge that no other region holds well inside; each tile is kept from the region holding
-    it furthest inside (so from the look that saw the most round it)."""
+    it furthest inside (so from the look that saw the most round it).  A find that lies deeper in
+    another region is dropped when that region's look found no such tile there (a speck at one
+    look's edge); when it did, the two finds of the tile are weighed as one (each may lie a few
+    pixels deeper in the other's box, and both used to be dropped)."""
     if regions is None:
         return _look(loc, pyr, scale)[0]
     h, w = pyr.shape[:2]
@@ -284,8 +287,14 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
             continue
         centres = np.array([q.center for q in found])
         own = _inside(centres, boxes[i], w, h)
-        best = np.max([_inside(centres, b, w, h) for b in boxes], axis=0)
-        scored += [(float(o), q) for o, b, q in zip(own, best, found) if o >= b - 1e-3]
+        for j, b in enumerate(boxes):
+            deeper = _inside(centres, b, w, h) > own + 1e-3
+            if j == i or not deeper.any():
+                continue
+            for k in np.nonzero(deeper)[0]:
+                if not any(_same_tile(found[k], q) for q in found_in.get(j, [])):
+                    own[k] = -np.inf  # a look that saw more round it found no such tile there
+        scored += [(float(o), q) for o, q in zip(own, found) if o > -np.inf]
     scored.sort(key=lambda e: -e[0])
     centres = np.array([q.center for _, q in scored]).reshape(-1, 2)
     reach = np.array([0.5 * min(q.width, q.height) for _, q in scored])
@@ -298,6 +307,13 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         areas = np.array([q.width * q.height for q in quads])
         quads = [q for q, a in zip(quads, areas) if a >= 0.25 * float(np.median(areas))]
     return quads
+
+
+def _same_tile(a: TileQuad, b: TileQuad) -> bool:
+    """Two finds of one tile from different looks: centres within half a tile, areas within 2x."""
+    reach = 0.5 * min(a.width, a.height)
+    ratio = (a.width * a.height) / max(b.width * b.height, 1e-6)
+    return bool(np.hypot(*(a.center - b.center)) < reach and 0.5 < ratio < 2.0)
 
 
 @lru_cache(maxsize=1)
