@@ -272,3 +272,38 @@ def test_a_short_hand_takes_the_set_however_unlikely_its_candidates():
     _, group, hands, _ = read_hands(layout, reads(), "W")
     assert hands["W"]["melds"] == [{"kind": "pung", "tiles": "222z", "exposed": True}]
     assert hands["W"]["bonus_tiles"] == "" and group[10:] == ["meld-1"] * 3
+
+
+def test_a_flower_found_touching_a_concealed_kong_stays_a_flower():
+    """A flower laid close to a concealed kong's end is found in one group with it (a 1280x960
+    benchmark table): it is no stray among hand tiles, so it stays a bonus tile and the kong is
+    read from the rest.  A flower inside the group, between set tiles, is still read again."""
+    from vision.hands import read_hands
+
+    reads = [TileRead("back", 0.99, [("back", 0.99)]), TileRead("2m", 0.95, [("2m", 0.95)]),
+             TileRead("2m", 0.95, [("2m", 0.95)]), TileRead("back", 0.99, [("back", 0.99)]),
+             TileRead("f3", 0.46, [("f3", 0.46), ("f2", 0.15), ("6z", 0.04)])]
+    layout = TableLayout([SeatLayout(0, [Group([0, 1, 2, 3, 4], 0)])], [0] * 5, [False] * 5, [None] * 5, 0.0)
+    _, group, hands, _ = read_hands(layout, reads, "E")
+    assert hands["E"]["melds"] == [{"kind": "kong", "tiles": "2222m", "exposed": False}]
+    assert hands["E"]["bonus_tiles"] == "f3" and group[4] == "bonus"
+
+    inside = [TileRead("5p", 0.95, [("5p", 0.95)]), TileRead("f3", 0.46, [("f3", 0.46), ("5p", 0.3)]),
+              TileRead("5p", 0.95, [("5p", 0.95)])]
+    layout = TableLayout([SeatLayout(0, [Group([0, 1, 2], 0)])], [0] * 3, [False] * 3, [None] * 3, 0.0)
+    assert repair_stray_bonus(layout, inside) == {1: "f3"}
+
+
+def test_a_tile_among_flowers_laid_apart_is_read_as_its_likeliest_bonus_candidate():
+    """Two bonus tiles laid touching, one read as the green dragon with a flower close behind (a
+    1280x960 benchmark table): it lies where flowers lie, so it is taken as that flower."""
+    from vision.hands import bonus_rows
+
+    reads = [TileRead("6z", 0.155, [("6z", 0.155), ("f3", 0.138), ("7p", 0.058)]),
+             TileRead("f7", 0.26, [("f7", 0.26), ("f5", 0.2), ("1s", 0.05)])]
+    layout = TableLayout([SeatLayout(0, [Group([0, 1], 0)])], [0] * 2, [False] * 2, [None] * 2, 0.0)
+    assert bonus_rows(layout, reads) == frozenset({0})  # the flower has a non-bonus companion
+    assert repair_lone_tiles(reads, bonus_rows(layout, reads)) == {0: "6z"}
+    assert [r.code for r in reads] == ["f3", "f7"]
+    pair = [TileRead("6z", 0.9, [("6z", 0.9), ("f3", 0.05)]), TileRead("6z", 0.9, [("6z", 0.9)])]
+    assert bonus_rows(layout, pair) == frozenset()  # a pair laid apart is no row of flowers

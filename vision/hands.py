@@ -120,8 +120,8 @@ def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> 
     while there are, the copy whose next candidate (one with room left) is likeliest against
     its reading is read as that candidate.  A copy read as a flower or season (one still read
     so after repair_stray_bonus lies apart, where bonus tiles lie) is read only as another bonus
-    tile; a suit or honour tile becomes a bonus tile only if it lies `lone` (a tile by itself,
-    apart from the concealed run: where a bonus tile would lie), never inside a run or set.
+    tile; a suit or honour tile becomes a bonus tile only if it lies `lone` (bonus_rows: where a
+    bonus tile would lie), never inside a run or set.
     `reads` are corrected in place; returns {tile index: what it was read as} for the warnings."""
     counts = Counter(r.code for r in reads if r.code != BACK)
     changed: dict[int, str] = {}
@@ -157,8 +157,10 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     bonus tile, when it has one at least REPAIR_MIN_P likely.  In the concealed run the count
     speaks too: while the seat holds fewer than 13 tiles without it, the likeliest reading that
     is no bonus tile is taken however unlikely (as SHORT_RATIO does for groups laid apart; a
-    painted 1-bamboo at the end of a run read as a flower).  `reads` are corrected in place;
-    returns {tile index: what it was read as} for the warnings."""
+    painted 1-bamboo at the end of a run read as a flower).  Tiles read as bonus tiles only at
+    the ends of a group laid apart that reads as sets stay: flowers laid close to a set were
+    found touching it.  `reads` are corrected in place; returns {tile index: what it was read
+    as} for the warnings."""
     changed: dict[int, str] = {}
     for seat_layout in layout.seats:
         held = sum(_group_counts(seat_layout, reads))
@@ -166,6 +168,8 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
             bonus = [t for t in g.tiles if reads[t].code in BONUS]
             if not bonus or 2 * len(bonus) >= len(g.tiles) and not (g.concealed and len(bonus) < len(g.tiles)):
                 continue
+            if not g.concealed and _beside_sets(g.tiles, reads):
+                continue  # flowers laid close to a set's end: they lie apart from it after all
             for t in bonus:
                 short = g.concealed and held < 13
                 alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
@@ -177,10 +181,36 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     return changed
 
 
+def _beside_sets(tiles: list[int], reads: list[TileRead]) -> bool:
+    """A laid-apart group that reads as one or more sets with tiles read as flowers or seasons
+    only at its ends (bonus tiles laid close to a set, found touching it)."""
+    codes = [reads[t].code for t in tiles]
+    start = next((k for k, c in enumerate(codes) if c not in BONUS), len(codes))
+    end = len(codes) - next((k for k, c in enumerate(reversed(codes)) if c not in BONUS), len(codes))
+    middle = codes[start:end]
+    return (bool(middle) and not any(c in BONUS for c in middle)
+            and (_meld(middle) is not None or _sets_together(middle) is not None))
+
+
+def bonus_rows(layout: TableLayout, reads: list[TileRead]) -> frozenset[int]:
+    """Tiles lying where flowers and seasons lie (LAYOUT.md): a tile by itself apart from the
+    concealed run and the sets, or one laid apart among tiles all read as bonus tiles (flowers
+    laid touching one another), never a sideways (winning) tile."""
+    lone = set()
+    for sl in layout.seats:
+        for g in sl.groups:
+            if g.concealed:
+                continue
+            for t in g.tiles:
+                if not layout.sideways[t] and all(reads[u].code in BONUS for u in g.tiles if u != t):
+                    lone.add(t)
+    return frozenset(lone)
+
+
 def repair_lone_tiles(reads: list[TileRead], lone: frozenset[int]) -> dict[int, str]:
-    """A tile lying by itself apart from the concealed run and the sets lies where flowers and
-    seasons lie (LAYOUT.md): read as a suit or honour tile, it is read as its likeliest candidate
-    that is a bonus tile, when it has one.  `reads` are corrected in place; returns {tile index:
+    """A tile in `lone` (bonus_rows: by itself apart from the concealed run and the sets, or
+    among flowers laid apart) lies where flowers and seasons lie (LAYOUT.md): read as a suit or
+    honour tile, it is read as its likeliest candidate that is a bonus tile, when it has one.  `reads` are corrected in place; returns {tile index:
     what it was read as} for the warnings."""
     changed: dict[int, str] = {}
     for t in sorted(lone):
@@ -295,8 +325,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     hands: dict[str, dict] = {}
     warnings: list[str] = []
     unbonused = repair_stray_bonus(layout, reads)
-    lone = frozenset(g.tiles[0] for sl in layout.seats for g in sl.groups
-                     if len(g.tiles) == 1 and not g.concealed and not layout.sideways[g.tiles[0]])
+    lone = bonus_rows(layout, reads)
     bonused = repair_lone_tiles(reads, lone)
     in_sets = repair_bonus_in_sets(layout, reads)
     short = repair_short_hands(layout, reads)
@@ -320,8 +349,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                                 f"likeliest pair or set its readings allow holds it): check it")
             elif t in bonused and t not in recounted:
                 warnings.append(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
-                                f"likeliest reading as a flower or season: it lies by itself, apart from "
-                                f"the sets, where bonus tiles lie): check it")
+                                f"likeliest reading as a flower or season: it lies apart from the sets, "
+                                f"where bonus tiles lie): check it")
             elif t in unbonused and t not in recounted:
                 warnings.append(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
                                 f"likeliest reading that is no flower or season: it lies among other "
