@@ -71,6 +71,9 @@ class Prediction:
     # the top 3, best first; when all three are flowers or seasons the third is the likeliest
     # class that is none, and when none is, the likeliest bonus class follows as a fourth
     candidates: list[tuple[str, float]] = field(default_factory=list)
+    # for a crop read as a flower or season: all eight bonus classes, likeliest first (one set
+    # holds each once, so the pipeline may need a reading past the top three)
+    bonus: list[tuple[str, float]] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"code": self.code, "confidence": self.confidence,
@@ -245,7 +248,9 @@ class TileClassifier:
                 # pipeline reads a tile lying by itself, where bonus tiles lie, again
                 top.append(next(k for k in order if self._is_bonus[k]))
             cands = [(self.classes[k], float(p[k])) for k in top]
-            preds.append(Prediction(cands[0][0], cands[0][1], cands))
+            bonus = ([(self.classes[k], float(p[k])) for k in order if self._is_bonus[k]]
+                     if self._is_bonus[top[0]] else [])
+            preds.append(Prediction(cands[0][0], cands[0][1], cands, bonus))
         return preds
 
     @staticmethod

@@ -221,6 +221,7 @@ def test_the_bonus_reader_shares_out_a_small_bonus_share():
     clf._main, clf._bonus = _Fixed(CLASSES, main), _Fixed(BONUS, reader)
     pred = clf.classify([np.zeros((64, 48, 3), np.uint8)])[0]
     assert pred.code == "6z"  # the main model's sure answer stands
+    assert pred.bonus == []  # named only for a tile read as a bonus tile
     bonus = [(c, p) for c, p in pred.candidates if c in BONUS]
     assert bonus and bonus[0][0] == "f3" and abs(bonus[0][1] - 0.3 * 0.86) < 1e-4, pred.candidates
 
@@ -238,6 +239,9 @@ def test_an_unsure_bonus_reading_is_looked_at_again(reader_sure, looks):
     pred = clf.classify([np.zeros((60, 45, 3), np.uint8), np.full((64, 48, 3), 200, np.uint8)])
     assert clf._bonus.looked_at == 2 * looks
     assert [p.code for p in pred] == ["f3", "f3"] and abs(pred[0].confidence - reader_sure) < 1e-5
+    # a tile read as a bonus tile names all eight bonus readings, likeliest first
+    assert [c for c, _ in pred[0].bonus][0] == "f3" and sorted(c for c, _ in pred[0].bonus) == sorted(BONUS)
+    assert all(a[1] >= b[1] for a, b in zip(pred[0].bonus, pred[0].bonus[1:]))
 
 
 def test_looked_again_scales_and_shifts_about_the_centre():

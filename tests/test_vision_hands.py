@@ -307,3 +307,17 @@ def test_a_tile_among_flowers_laid_apart_is_read_as_its_likeliest_bonus_candidat
     assert [r.code for r in reads] == ["f3", "f7"]
     pair = [TileRead("6z", 0.9, [("6z", 0.9), ("f3", 0.05)]), TileRead("6z", 0.9, [("6z", 0.9)])]
     assert bonus_rows(layout, pair) == frozenset()  # a pair laid apart is no row of flowers
+
+
+def test_two_copies_of_a_season_are_recounted_past_the_top_three():
+    """Two tiles read as f5 (a benchmark table): the unsure one's top three are f5, the green
+    dragon and f2, and f2 is already on the table; its next bonus reading with room left (from
+    all eight, which the classifier gives for a tile read as a bonus tile) is taken."""
+    eight = [("f5", 0.146), ("f2", 0.074), ("f3", 0.06), ("f1", 0.03), ("f7", 0.02), ("f4", 0.01),
+             ("f6", 0.01), ("f8", 0.005)]
+    reads = [TileRead("f5", 0.6, [("f5", 0.6), ("f1", 0.2), ("6z", 0.1)]),
+             TileRead("f5", 0.146, [("f5", 0.146), ("6z", 0.084), ("f2", 0.074)], eight),
+             TileRead("f2", 0.9, [("f2", 0.9), ("f6", 0.05), ("1s", 0.01)])]
+    assert repair_counts(reads) == {1: "f5"}
+    assert [r.code for r in reads] == ["f5", "f3", "f2"]
+    assert reads[1].bonus == eight

@@ -36,6 +36,7 @@ class TileRead:
     code: str
     confidence: float
     candidates: list[tuple[str, float]] = field(default_factory=list)  # best first
+    bonus: list[tuple[str, float]] = field(default_factory=list)  # a flower's: all eight bonus classes
 
 
 def seat_of(position: int, camera_seat: str) -> str:
@@ -117,8 +118,9 @@ def _copies_allowed(code: str) -> int:
 
 def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> dict[int, str]:
     """More face-up copies of a kind than a set holds (five 3m, two f1) cannot all be right:
-    while there are, the copy whose next candidate (one with room left) is likeliest against
-    its reading is read as that candidate.  A copy read as a flower or season (one still read
+    while there are, the copy whose next candidate (one with room left; a flower's or season's
+    candidates run through all eight bonus classes) is likeliest against its reading is read as
+    that candidate.  A copy read as a flower or season (one still read
     so after repair_stray_bonus lies apart, where bonus tiles lie) is read only as another bonus
     tile; a suit or honour tile becomes a bonus tile only if it lies `lone` (bonus_rows: where a
     bonus tile would lie), never inside a run or set.
@@ -133,7 +135,7 @@ def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> 
         for t, r in enumerate(reads):
             if r.code not in over:
                 continue
-            for alt, p in (r.candidates or [])[:3]:
+            for alt, p in (r.candidates or [])[:3] + (r.bonus or []):
                 if alt in (r.code, BACK) or p < REPAIR_MIN_P or counts[alt] >= _copies_allowed(alt):
                     continue
                 if r.code in BONUS and alt not in BONUS or alt in BONUS and r.code not in BONUS and t not in lone:
@@ -147,7 +149,7 @@ def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> 
         counts[reads[t].code] -= 1
         counts[alt] += 1
         changed.setdefault(t, reads[t].code)
-        reads[t] = TileRead(alt, float(p), reads[t].candidates)
+        reads[t] = TileRead(alt, float(p), reads[t].candidates, reads[t].bonus)
 
 
 def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:

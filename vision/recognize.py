@@ -102,7 +102,8 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     clf = classifier or (_classifier() if crops else None)
     preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads]) if crops else []
     t4 = time.perf_counter()
-    reads = [TileRead(p.code, float(p.confidence), list(getattr(p, "candidates", []) or [])) for p in preds]
+    reads = [TileRead(p.code, float(p.confidence), list(getattr(p, "candidates", []) or []),
+                      list(getattr(p, "bonus", []) or [])) for p in preds]
     seat_label, group_label, hands, warnings = read_hands(layout, reads, camera_seat)
     tiles = [RecognizedTile(layout.quads[i].scaled(scale), reads[i].code, reads[i].confidence,
                             seat_label[i], group_label[i], layout.sideways[i],
