@@ -321,3 +321,28 @@ def test_two_copies_of_a_season_are_recounted_past_the_top_three():
     assert repair_counts(reads) == {1: "f5"}
     assert [r.code for r in reads] == ["f5", "f3", "f2"]
     assert reads[1].bonus == eight
+
+
+def test_two_like_tiles_apart_in_a_hand_one_short_are_a_concealed_kong_with_its_ends_missed():
+    """A winner's concealed kong of 8s whose dark face-down ends were not found (a 12 MP benchmark
+    table): the two faces lie apart and the hand, a sideways winning tile included, holds 13 with
+    them counted singly, so they are the kong, with a warning.  With a full hand they stay stray."""
+    from vision.hands import read_hands
+
+    def table(n_concealed):
+        codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s", "5s"][:n_concealed]
+        reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes] + [TileRead("8s", 0.9, [("8s", 0.9)])] * 2
+        n = len(reads)
+        sideways = [False] * n
+        sideways[n_concealed - 1] = True  # the winning tile ends the concealed run
+        seat = SeatLayout(0, [Group(list(range(n_concealed)), 0, concealed=True), Group([n - 2, n - 1], 1)])
+        return read_hands(TableLayout([seat], [0] * n, sideways, [None] * n, 0.0), reads, "E")
+
+    _, group, hands, warnings = table(11)
+    assert hands["E"]["melds"] == [{"kind": "kong", "tiles": "8888s", "exposed": False}]
+    assert group[-1] == group[-2] == "meld-1"
+    assert any("taken as the concealed kong 8888s with both face-down ends not found" in w for w in warnings)
+    assert not any("has 13 tiles" in w for w in warnings)
+
+    _, group, hands, warnings = table(12)  # the hand is full without a kong: no set is made up
+    assert hands["E"]["melds"] == [] and group[-1] == "concealed"

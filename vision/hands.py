@@ -316,6 +316,14 @@ def repair_short_hands(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     return changed
 
 
+def _kong_ends_missing(codes: list[str], held: int, wins: bool) -> bool:
+    """Two like face-up tiles laid apart, in a hand one tile short of 13 (of 14 for the winner,
+    shown by a sideways tile) with them counted singly: a concealed kong whose two face-down
+    ends were not found (dark backs on a dark cloth are the tiles most often missed)."""
+    return (len(codes) == 2 and codes[0] == codes[1] and codes[0] not in BONUS and codes[0] != BACK
+            and (held + 1 == 13 or wins and held + 1 == 14))
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
     season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
@@ -366,6 +374,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                                 f"(read as {r.code}, {r.confidence:.0%})")
         k = 0
         stray = []
+        held_now = sum(_group_counts(seat_layout, reads))
+        wins = any(layout.sideways[t] for g in seat_layout.groups if g.concealed for t in g.tiles)
         for g in seat_layout.groups:
             tiles = [t for t in g.tiles if reads[t].code not in BONUS]
             for t in g.tiles:
@@ -405,15 +415,22 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 continue
             if meld is None:
                 repaired = _repair_meld([reads[t] for t in tiles])
-                if repaired is None:
+                if repaired is None and _kong_ends_missing([reads[t].code for t in tiles], held_now, wins):
+                    meld = {"kind": "kong", "tiles": format_tiles([reads[tiles[0]].code] * 4), "exposed": False}
+                    warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} "
+                                    f"({reads[tiles[0]].code} {reads[tiles[0]].code}) lie apart, and "
+                                    f"{name}'s hand is one tile short: taken as the concealed kong "
+                                    f"{meld['tiles']} with both face-down ends not found: check it")
+                elif repaired is None:
                     stray.append([t for t in tiles])
                     continue
-                meld, codes = repaired
-                shown = " ".join(reads[t].code for t in tiles)
-                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as {shown}, "
-                                f"taken as the {meld['kind']} {' '.join(codes)} (the likeliest set their "
-                                f"readings allow): check them")
-                _read_as(reads, tiles, codes)
+                else:
+                    meld, codes = repaired
+                    shown = " ".join(reads[t].code for t in tiles)
+                    warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as "
+                                    f"{shown}, taken as the {meld['kind']} {' '.join(codes)} (the likeliest "
+                                    f"set their readings allow): check them")
+                    _read_as(reads, tiles, codes)
             k += 1
             melds.append(meld)
             for t in tiles:
