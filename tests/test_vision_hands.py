@@ -346,3 +346,19 @@ def test_two_like_tiles_apart_in_a_hand_one_short_are_a_concealed_kong_with_its_
 
     _, group, hands, warnings = table(12)  # the hand is full without a kong: no set is made up
     assert hands["E"]["melds"] == [] and group[-1] == "concealed"
+
+
+def test_a_set_laid_apart_read_alike_but_for_one_unsure_tile_is_that_pung():
+    """5z 5z and a blank-faced 5z read as 6m at 11% (its own kind not among its top three, a
+    1280x960 benchmark table): laid apart they are a set, and no chow has two alike, so they are
+    the pung.  A sure odd tile, or three unlike tiles, are left alone."""
+    from vision.hands import _one_unsure_odd
+
+    unsure = TileRead("6m", 0.107, [("6m", 0.107), ("4m", 0.105), ("f4", 0.075)])
+    meld, codes = _one_unsure_odd([TileRead("5z", 0.9, [("5z", 0.9)]), unsure, TileRead("5z", 0.95, [("5z", 0.95)])])
+    assert meld == {"kind": "pung", "tiles": "555z", "exposed": True} and codes == ["5z"] * 3
+    sure = TileRead("6m", 0.8, [("6m", 0.8)])
+    assert _one_unsure_odd([TileRead("5z", 0.9, [("5z", 0.9)]), sure, TileRead("5z", 0.95, [("5z", 0.95)])]) is None
+    assert _one_unsure_odd([TileRead("1m", 0.5), TileRead("5z", 0.5), TileRead("9p", 0.5)]) is None
+    meld, _ = _one_unsure_odd([TileRead("7p", 0.9)] * 3 + [TileRead("1p", 0.3)])
+    assert meld == {"kind": "kong", "tiles": "7777p", "exposed": True}

@@ -316,6 +316,21 @@ def repair_short_hands(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     return changed
 
 
+def _one_unsure_odd(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
+    """A group of three or four laid apart (a set, LAYOUT.md) whose tiles all read alike but one,
+    read with under LOW_CONFIDENCE: no chow has two alike, so the set is the pung or kong of the
+    others (a white dragon's blank face read as 6m at 11%, its own kind not among its top three).
+    The set and the codes it takes, or None."""
+    if len(reads) not in (3, 4) or any(r.code in BONUS or r.code == BACK for r in reads):
+        return None
+    (code, n), *rest = Counter(r.code for r in reads).most_common()
+    odd = [r for r in reads if r.code != code]
+    if n != len(reads) - 1 or len(odd) != 1 or odd[0].confidence >= LOW_CONFIDENCE:
+        return None
+    codes = [code] * len(reads)
+    return _meld(codes), codes
+
+
 def _kong_ends_missing(codes: list[str], held: int, wins: bool) -> bool:
     """Two like face-up tiles laid apart, in a hand one tile short of 13 (of 14 for the winner,
     shown by a sideways tile) with them counted singly: a concealed kong whose two face-down
@@ -415,6 +430,10 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 continue
             if meld is None:
                 repaired = _repair_meld([reads[t] for t in tiles])
+                why = "the likeliest set their readings allow"
+                if repaired is None:
+                    repaired = _one_unsure_odd([reads[t] for t in tiles])
+                    why = "all but one read alike, and the odd one is unsure"
                 if repaired is None and _kong_ends_missing([reads[t].code for t in tiles], held_now, wins):
                     meld = {"kind": "kong", "tiles": format_tiles([reads[tiles[0]].code] * 4), "exposed": False}
                     warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} "
@@ -428,8 +447,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                     meld, codes = repaired
                     shown = " ".join(reads[t].code for t in tiles)
                     warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as "
-                                    f"{shown}, taken as the {meld['kind']} {' '.join(codes)} (the likeliest "
-                                    f"set their readings allow): check them")
+                                    f"{shown}, taken as the {meld['kind']} {' '.join(codes)} ({why}): "
+                                    f"check them")
                     _read_as(reads, tiles, codes)
             k += 1
             melds.append(meld)
