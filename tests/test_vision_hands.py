@@ -362,3 +362,35 @@ def test_a_set_laid_apart_read_alike_but_for_one_unsure_tile_is_that_pung():
     assert _one_unsure_odd([TileRead("1m", 0.5), TileRead("5z", 0.5), TileRead("9p", 0.5)]) is None
     meld, _ = _one_unsure_odd([TileRead("7p", 0.9)] * 3 + [TileRead("1p", 0.3)])
     assert meld == {"kind": "kong", "tiles": "7777p", "exposed": True}
+
+
+def test_a_concealed_kongs_face_down_tiles_count_against_the_four_copies():
+    """A concealed kong of 4p shows two faces; two more tiles read as 4p (unsure 5p, a 1280x960
+    benchmark table) make six 4p on the table: the recount sees the kong's backs too and reads
+    the unsure copies as 5p."""
+    from vision.hands import hidden_copies
+
+    reads = [TileRead("back", 0.99, [("back", 0.99)]), TileRead("4p", 0.86, [("4p", 0.86), ("9p", 0.019)]),
+             TileRead("4p", 0.87, [("4p", 0.87), ("8s", 0.013)]), TileRead("back", 0.99, [("back", 0.99)]),
+             TileRead("4p", 0.277, [("4p", 0.277), ("5p", 0.235), ("f6", 0.059)]),
+             TileRead("4p", 0.521, [("4p", 0.521), ("5p", 0.106), ("f6", 0.058)])]
+    layout = TableLayout([SeatLayout(0, [Group([4, 5], 0, concealed=True), Group([0, 1, 2, 3], 1)])],
+                         [0] * 6, [False] * 6, [None] * 6, 0.0)
+    hidden = hidden_copies(layout, reads)
+    assert hidden == {"4p": 2}
+    assert repair_counts(reads, hidden=hidden) == {4: "4p", 5: "4p"}
+    assert [r.code for r in reads] == ["back", "4p", "4p", "back", "5p", "5p"]
+
+
+def test_a_set_is_repaired_only_to_one_the_other_copies_leave_room_for():
+    """5m 3m 5m laid apart, the likeliest set 555m, but three 5m lie elsewhere on the table: the
+    set is taken as 333m, the likeliest one that fits within four copies."""
+    reads = [TileRead("5m", 0.525, [("5m", 0.525), ("3m", 0.146), ("2m", 0.043)]),
+             TileRead("3m", 0.388, [("3m", 0.388), ("5m", 0.313), ("2m", 0.045)]),
+             TileRead("5m", 0.592, [("5m", 0.592), ("3m", 0.203), ("2m", 0.021)])]
+    meld, codes = _repair_meld(reads)
+    assert meld["tiles"] == "555m"
+    from collections import Counter
+
+    meld, codes = _repair_meld(reads, others=Counter({"5m": 3}))
+    assert meld == {"kind": "pung", "tiles": "333m", "exposed": True} and codes == ["3m"] * 3

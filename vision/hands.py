@@ -9,7 +9,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from scoring.tiles import BACK, BONUS, format_tiles, tile_name
+from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles, tile_name
 
 from vision.layout import TableLayout
 
@@ -91,10 +91,18 @@ def _sets_together(codes: list[str]) -> list[tuple[dict, tuple[int, int]]] | Non
     return cut(0)
 
 
-def _repair_meld(reads: list[TileRead], ratio: float = REPAIR_RATIO) -> tuple[dict, list[str]] | None:
+def _fits(meld: dict, others: Counter | None) -> bool:
+    """The set's tiles (a concealed kong's face-down ones included) fit beside `others`, the
+    copies of each kind elsewhere on the table, within the four a set of tiles holds."""
+    return others is None or all(others[k] + n <= 4 for k, n in Counter(parse_tiles(meld["tiles"])).items())
+
+
+def _repair_meld(reads: list[TileRead], ratio: float = REPAIR_RATIO,
+                 others: Counter | None = None) -> tuple[dict, list[str]] | None:
     """The likeliest chow, pung or kong that the tiles' candidate readings allow (LAYOUT.md: a
-    group laid apart from the concealed run is a set), and the codes it takes, or None when
-    there is none at least `ratio` as likely as the first readings."""
+    group laid apart from the concealed run is a set) and that fits beside `others` (_fits), and
+    the codes it takes, or None when there is none at least `ratio` as likely as the first
+    readings."""
     options = []
     for r in reads:
         cands = [(c, p) for c, p in (r.candidates or [])[:3] if p >= REPAIR_MIN_P]
@@ -104,7 +112,7 @@ def _repair_meld(reads: list[TileRead], ratio: float = REPAIR_RATIO) -> tuple[di
     for combo in itertools.product(*options):
         codes = [c for c, _ in combo]
         meld = _meld(codes)
-        if meld is None:
+        if meld is None or not _fits(meld, others):
             continue
         prob = math.prod(p for _, p in combo)
         if prob >= ratio * first and (best is None or prob > best[0]):
@@ -116,7 +124,27 @@ def _copies_allowed(code: str) -> int:
     return 1 if code in BONUS else 4
 
 
-def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> dict[int, str]:
+def _face_up_counts(reads: list[TileRead]) -> Counter:
+    return Counter(r.code for r in reads if r.code != BACK)
+
+
+def hidden_copies(layout: TableLayout, reads: list[TileRead]) -> Counter:
+    """Copies of a kind lying face down in the sets laid apart: a concealed kong's two ends (or
+    three tiles, when one was not found), a concealed pung's middle tile.  They count against
+    the four copies a set holds as much as the faces do."""
+    hidden: Counter = Counter()
+    for sl in layout.seats:
+        for g in sl.groups:
+            codes = [reads[t].code for t in g.tiles if reads[t].code not in BONUS]
+            meld = None if g.concealed else _meld(codes)
+            if meld is not None and not meld["exposed"]:
+                kind = next(c for c in codes if c != BACK)
+                hidden[kind] += (4 if meld["kind"] == "kong" else 3) - codes.count(kind)
+    return hidden
+
+
+def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset(),
+                  hidden: Counter | None = None) -> dict[int, str]:
     """More face-up copies of a kind than a set holds (five 3m, two f1) cannot all be right:
     while there are, the copy whose next candidate (one with room left; a flower's or season's
     candidates run through all eight bonus classes) is likeliest against its reading is read as
@@ -124,8 +152,9 @@ def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset()) -> 
     so after repair_stray_bonus lies apart, where bonus tiles lie) is read only as another bonus
     tile; a suit or honour tile becomes a bonus tile only if it lies `lone` (bonus_rows: where a
     bonus tile would lie), never inside a run or set.
-    `reads` are corrected in place; returns {tile index: what it was read as} for the warnings."""
-    counts = Counter(r.code for r in reads if r.code != BACK)
+    `hidden`: copies lying face down (hidden_copies), counted too.  `reads` are corrected in
+    place; returns {tile index: what it was read as} for the warnings."""
+    counts = _face_up_counts(reads) + (hidden or Counter())
     changed: dict[int, str] = {}
     while True:
         over = {c for c, k in counts.items() if k > _copies_allowed(c)}
@@ -316,7 +345,7 @@ def repair_short_hands(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     return changed
 
 
-def _one_unsure_odd(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
+def _one_unsure_odd(reads: list[TileRead], others: Counter | None = None) -> tuple[dict, list[str]] | None:
     """A group of three or four laid apart (a set, LAYOUT.md) whose tiles all read alike but one,
     read with under LOW_CONFIDENCE: no chow has two alike, so the set is the pung or kong of the
     others (a white dragon's blank face read as 6m at 11%, its own kind not among its top three).
@@ -328,7 +357,8 @@ def _one_unsure_odd(reads: list[TileRead]) -> tuple[dict, list[str]] | None:
     if n != len(reads) - 1 or len(odd) != 1 or odd[0].confidence >= LOW_CONFIDENCE:
         return None
     codes = [code] * len(reads)
-    return _meld(codes), codes
+    meld = _meld(codes)
+    return (meld, codes) if _fits(meld, others) else None
 
 
 def _kong_ends_missing(codes: list[str], held: int, wins: bool) -> bool:
@@ -354,7 +384,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     bonused = repair_lone_tiles(reads, lone)
     in_sets = repair_bonus_in_sets(layout, reads)
     short = repair_short_hands(layout, reads)
-    recounted = repair_counts(reads, lone)
+    recounted = repair_counts(reads, lone, hidden_copies(layout, reads))
     for seat_layout in layout.seats:
         seat = seat_of(seat_layout.position, camera_seat)
         name = SEAT_NAMES[seat]
@@ -429,10 +459,12 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                         group_label[t] = f"meld-{k}"
                 continue
             if meld is None:
-                repaired = _repair_meld([reads[t] for t in tiles])
+                others = _face_up_counts(reads) + hidden_copies(layout, reads)
+                others.subtract(Counter(reads[t].code for t in tiles if reads[t].code != BACK))
+                repaired = _repair_meld([reads[t] for t in tiles], others=others)
                 why = "the likeliest set their readings allow"
                 if repaired is None:
-                    repaired = _one_unsure_odd([reads[t] for t in tiles])
+                    repaired = _one_unsure_odd([reads[t] for t in tiles], others)
                     why = "all but one read alike, and the odd one is unsure"
                 if repaired is None and _kong_ends_missing([reads[t].code for t in tiles], held_now, wins):
                     meld = {"kind": "kong", "tiles": format_tiles([reads[tiles[0]].code] * 4), "exposed": False}
