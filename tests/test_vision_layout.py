@@ -244,3 +244,37 @@ def test_concealed_run_is_the_first_long_run_not_the_longest():
     groups = layout.seats[0].groups
     assert [len(g.tiles) for g in groups] == [7, 8]
     assert [g.concealed for g in groups] == [True, False]
+
+
+def test_a_run_tile_found_too_long_does_not_close_the_gap_to_the_next_set():
+    """A side seat's concealed run in a 1280x960 photo (seed 7), as found: its last tile's outline
+    came out 32 pixels along the run against its mates' 23, so the gap to the kong after it
+    measured 0.36 of that tile's own length, under the touching limit, and the kong joined the
+    concealed run.  Measured against the shorter of the two tiles it is a gap."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    run = [[[318, y], [318, y + 23], [286, y + 23], [286, y]] for y in range(317 - 5 * 24, 317, 24)]
+    run += [[[318, 317], [318, 340], [286, 340], [286, 317]],  # 2s
+            [[286, 342], [317, 342], [317, 374], [286, 374]]]  # 8s, found too long along the run
+    kong = [[[316, 386], [316, 412], [283, 412], [283, 386]], [[314, 411], [314, 437], [283, 437], [283, 411]],
+            [[314, 437], [314, 461], [283, 461], [283, 437]], [[314, 461], [314, 486], [283, 486], [283, 461]]]
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in run + kong])
+    groups = [sorted(g.tiles) for s in layout.seats for g in s.groups]
+    assert sorted(groups) == [list(range(7)), list(range(7, 11))]
+
+
+def test_a_sideways_winning_tile_found_a_little_apart_still_joins_its_run():
+    """A 12 MP left seat's run, as found (seed 99): the sideways winning 7s came out as an 80 x 80
+    box 29 pixels (0.57 of a run tile's length along the run) after its mate.  It is longer along
+    the run than its mates but shorter across it, as a sideways tile is, so the gap is measured in
+    its own length and it stays the end of the concealed run."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    run = [[[983, 642], [983, 693], [874, 693], [874, 642]], [[974, 700], [974, 765], [865, 765], [865, 700]],
+           [[960, 770], [960, 829], [858, 829], [858, 770]], [[957, 841], [957, 892], [848, 892], [848, 841]],
+           [[836, 1002], [836, 922], [917, 922], [917, 1002]]]  # the winning 7s
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in run])
+    groups = [sorted(g.tiles) for s in layout.seats for g in s.groups]
+    assert groups == [[0, 1, 2, 3, 4]]

@@ -14,8 +14,8 @@ import numpy as np
 
 from vision.quad import TileQuad
 
-#: a gap under this fraction of a tile's width still counts as touching (LAYOUT.md: sets lie
-#: at least half a tile width apart)
+#: a gap under this fraction of a tile's width (_touch_unit) still counts as touching
+#: (LAYOUT.md: sets lie at least half a tile width apart)
 TOUCH_GAP = 0.42
 #: a lone tile turned across a run's line joins the run from a gap under this fraction of the
 #: run tile's width: the sideways winning tile's outline is found a few pixels short along the
@@ -111,6 +111,20 @@ class _UnionFind:
         return list(out.values())
 
 
+#: a tile longer along its run than its mate but shorter across it than this share of the
+#: mate's may lie sideways (its outline a little short, so a little apart from its run)
+SIDEWAYS_ACROSS = 0.85
+
+
+def _touch_unit(i: int, j: int, w: np.ndarray, h: np.ndarray) -> float:
+    """The length along the run that a gap between tiles i and j is measured in: the shorter
+    tile's, since an outline found too long along the run (taking in the tile's side; as tall
+    across the run as its mate) closes the gap to the next set; but the longer tile's when it is
+    also shorter across the run, as a sideways winning tile is."""
+    long_, short = (i, j) if w[i] >= w[j] else (j, i)
+    return float(w[long_] if h[long_] < SIDEWAYS_ACROSS * h[short] else w[short])
+
+
 def _links(centers, u, n, w, h, vertical):
     """Touching links and same-row links between tiles (in the de-rotated photo frame).
 
@@ -132,7 +146,7 @@ def _links(centers, u, n, w, h, vertical):
                 continue
             if same[j]:
                 row.union(i, j)
-                if gap[j] < TOUCH_GAP * w[i]:
+                if gap[j] < TOUCH_GAP * _touch_unit(i, j, w, h):
                     touch.union(i, j)
             elif -0.3 * w[i] < gap[j] < CROSS_GAP * w[i]:
                 cross.append((i, int(j), float(gap[j])))
