@@ -326,11 +326,12 @@ def test_two_copies_of_a_season_are_recounted_past_the_top_three():
 def test_two_like_tiles_apart_in_a_hand_one_short_are_a_concealed_kong_with_its_ends_missed():
     """A winner's concealed kong of 8s whose dark face-down ends were not found (a 12 MP benchmark
     table): the two faces lie apart and the hand, a sideways winning tile included, holds 13 with
-    them counted singly, so they are the kong, with a warning.  With a full hand they stay stray."""
+    them counted singly, so they are the kong, with a warning.  With a full hand they stay stray.
+    (No other 8s lies on the table: a fifth copy would leave the kong no room.)"""
     from vision.hands import read_hands
 
     def table(n_concealed):
-        codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s", "5s"][:n_concealed]
+        codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7m", "8m", "9m", "2z", "2z", "5s", "5s", "5s"][:n_concealed]
         reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes] + [TileRead("8s", 0.9, [("8s", 0.9)])] * 2
         n = len(reads)
         sideways = [False] * n
@@ -410,3 +411,15 @@ def test_a_kongs_plain_backs_read_as_white_dragons_are_taken_as_face_down():
     from collections import Counter
 
     assert _ends_face_down(["5z", "8s", "8s", "5z"], Counter({"8s": 1})) is None  # no room for four
+
+
+def test_a_kong_with_its_ends_missed_must_leave_room_for_four_copies():
+    """The missed-ends kong goes through the same four-copies check as every other set repair."""
+    from collections import Counter
+
+    from vision.hands import _kong_ends_missing
+
+    meld, codes = _kong_ends_missing(["8s", "8s"], held=12, wins=False)
+    assert meld == {"kind": "kong", "tiles": "8888s", "exposed": False} and codes == ["8s", "8s"]
+    assert _kong_ends_missing(["8s", "8s"], held=12, wins=False, others=Counter({"8s": 1})) is None
+    assert _kong_ends_missing(["8s", "8s"], held=13, wins=False) is None  # a full hand

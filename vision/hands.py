@@ -241,8 +241,8 @@ def bonus_rows(layout: TableLayout, reads: list[TileRead]) -> frozenset[int]:
 def repair_lone_tiles(reads: list[TileRead], lone: frozenset[int]) -> dict[int, str]:
     """A tile in `lone` (bonus_rows: by itself apart from the concealed run and the sets, or
     among flowers laid apart) lies where flowers and seasons lie (LAYOUT.md): read as a suit or
-    honour tile, it is read as its likeliest candidate that is a bonus tile, when it has one.  `reads` are corrected in place; returns {tile index:
-    what it was read as} for the warnings."""
+    honour tile, it is read as its likeliest candidate that is a bonus tile, when it has one.
+    `reads` are corrected in place; returns {tile index: what it was read as} for the warnings."""
     changed: dict[int, str] = {}
     for t in sorted(lone):
         r = reads[t]
@@ -352,9 +352,8 @@ def _one_unsure_odd(reads: list[TileRead], others: Counter | None = None) -> tup
     The set and the codes it takes, or None."""
     if len(reads) not in (3, 4) or any(r.code in BONUS or r.code == BACK for r in reads):
         return None
-    (code, n), *rest = Counter(r.code for r in reads).most_common()
-    odd = [r for r in reads if r.code != code]
-    if n != len(reads) - 1 or len(odd) != 1 or odd[0].confidence >= LOW_CONFIDENCE:
+    code, n = Counter(r.code for r in reads).most_common(1)[0]
+    if n != len(reads) - 1 or next(r for r in reads if r.code != code).confidence >= LOW_CONFIDENCE:
         return None
     codes = [code] * len(reads)
     meld = _meld(codes)
@@ -373,12 +372,17 @@ def _ends_face_down(codes: list[str], others: Counter | None = None) -> tuple[di
     return (meld, taken) if _fits(meld, others) else None
 
 
-def _kong_ends_missing(codes: list[str], held: int, wins: bool) -> bool:
+def _kong_ends_missing(codes: list[str], held: int, wins: bool,
+                       others: Counter | None = None) -> tuple[dict, list[str]] | None:
     """Two like face-up tiles laid apart, in a hand one tile short of 13 (of 14 for the winner,
     shown by a sideways tile) with them counted singly: a concealed kong whose two face-down
-    ends were not found (dark backs on a dark cloth are the tiles most often missed)."""
-    return (len(codes) == 2 and codes[0] == codes[1] and codes[0] not in BONUS and codes[0] != BACK
-            and (held + 1 == 13 or wins and held + 1 == 14))
+    ends were not found (dark backs on a dark cloth are the tiles most often missed).  The kong
+    and the codes (unchanged), or None."""
+    if not (len(codes) == 2 and codes[0] == codes[1] and codes[0] not in BONUS and codes[0] != BACK
+            and (held + 1 == 13 or wins and held + 1 == 14)):
+        return None
+    meld = {"kind": "kong", "tiles": format_tiles([codes[0]] * 4), "exposed": False}
+    return (meld, list(codes)) if _fits(meld, others) else None
 
 
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
@@ -473,30 +477,31 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
             if meld is None:
                 others = _face_up_counts(reads) + hidden_copies(layout, reads)
                 others.subtract(Counter(reads[t].code for t in tiles if reads[t].code != BACK))
-                repaired = _repair_meld([reads[t] for t in tiles], others=others)
-                why = "the likeliest set their readings allow"
+                group_reads = [reads[t] for t in tiles]
+                codes_now = [r.code for r in group_reads]
+                # each way of reading the group as a set, most trusted first (its reason, and how
+                # the set is named in the warning: None for its kind and codes)
+                for why, named, find in (
+                        ("the likeliest set their readings allow", None,
+                         lambda: _repair_meld(group_reads, others=others)),
+                        ("all but one read alike, and the odd one is unsure", None,
+                         lambda: _one_unsure_odd(group_reads, others)),
+                        ("its ends read alike and its middle alike: a concealed kong's face-down ends", None,
+                         lambda: _ends_face_down(codes_now, others)),
+                        (f"{name}'s hand is one tile short", "with both face-down ends not found",
+                         lambda: _kong_ends_missing(codes_now, held_now, wins, others))):
+                    repaired = find()
+                    if repaired is not None:
+                        break
                 if repaired is None:
-                    repaired = _one_unsure_odd([reads[t] for t in tiles], others)
-                    why = "all but one read alike, and the odd one is unsure"
-                if repaired is None:
-                    repaired = _ends_face_down([reads[t].code for t in tiles], others)
-                    why = "its ends read alike and its middle alike: a concealed kong's face-down ends"
-                if repaired is None and _kong_ends_missing([reads[t].code for t in tiles], held_now, wins):
-                    meld = {"kind": "kong", "tiles": format_tiles([reads[tiles[0]].code] * 4), "exposed": False}
-                    warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} "
-                                    f"({reads[tiles[0]].code} {reads[tiles[0]].code}) lie apart, and "
-                                    f"{name}'s hand is one tile short: taken as the concealed kong "
-                                    f"{meld['tiles']} with both face-down ends not found: check it")
-                elif repaired is None:
                     stray.append([t for t in tiles])
                     continue
-                else:
-                    meld, codes = repaired
-                    shown = " ".join(reads[t].code for t in tiles)
-                    warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as "
-                                    f"{shown}, taken as the {meld['kind']} {' '.join(codes)} ({why}): "
-                                    f"check them")
-                    _read_as(reads, tiles, codes)
+                meld, codes = repaired
+                what = (f"{meld['kind']} {' '.join(codes)}" if named is None
+                        else f"concealed {meld['kind']} {meld['tiles']} {named}")
+                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as "
+                                f"{' '.join(codes_now)}, taken as the {what} ({why}): check them")
+                _read_as(reads, tiles, codes)
             k += 1
             melds.append(meld)
             for t in tiles:
