@@ -182,3 +182,28 @@ def test_a_tile_two_overlapping_looks_found_is_kept_once(monkeypatch):
     quads = detect._look_in(None, pyr, 1.0, [list(a), list(b)])
     assert len(quads) == 1
     assert abs(quads[0].center[0] - 300) <= 2 and quads[0].center[1] == 300
+
+
+def _seen(quad, width):
+    from vision.quad import TileQuad
+
+    return TileQuad(quad.corners, seen_width=width)
+
+
+@pytest.mark.parametrize("seen_width, kept", [(30.0, "earlier"), (37.0, "earlier"), (14.0, "closer")])
+def test_a_look_that_cuts_tiles_in_two_is_not_believed(monkeypatch, seen_width, kept):
+    """12 MP tables: a side seat's sideways tiles, found whole by a look that saw them 27 pixels
+    wide (seed 2024, table 21) or 37 (seed 99, table 16), came back from the next look as twice as
+    many halves, each half tile-shaped.  Where the earlier look saw the tiles at the localiser's
+    best size or larger, its finds stand; where it saw them too small (touching tiles run
+    together), the next look's narrower finds are the right ones."""
+    import vision.detect as detect
+
+    box = (100, 100, 600, 300)
+    whole = [_seen(_box_quad(200 + 90 * k, 200, 80, 60), seen_width) for k in range(4)]
+    halves = [_box_quad(180 + 90 * k + 40 * j, 200, 40, 60) for k in range(4) for j in range(2)]
+    monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (halves, None))
+    monkeypatch.setattr(detect, "REGION_GROWTHS", 0)
+    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    quads = detect._look_in(None, pyr, 0.4, [list(box)], known=whole)
+    assert len(quads) == (4 if kept == "earlier" else 8)

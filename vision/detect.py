@@ -46,6 +46,10 @@ MAX_REGIONS = 24
 LOOK_BAND = (0.9, 1.15)
 #: looks at another size after the first (and after a closer look at specks)
 RELOOKS = 2
+#: a look that finds this many times the tiles an earlier look saw at the localiser's best size
+#: or larger, narrower than SPLIT_WIDTH of theirs, has cut them in two: the earlier finds stand
+SPLIT_COUNT = 1.4
+SPLIT_WIDTH = 0.85
 #: tiles under this many pixels wide at a look are specks: too small to measure
 MIN_MEASURE = 8.0
 #: a find smaller than this fraction of its nearest finds' median area may be a speck (the net
@@ -146,7 +150,7 @@ def _look(loc, pyr: _Pyramid, scale: float, box=None) -> tuple[list[TileQuad], n
     # small's pixels -> photo pixels, per axis (the levels' sizes are rounded)
     k = np.array([crop.shape[1] / small.shape[1] * fx, crop.shape[0] / small.shape[0] * fy], np.float32)
     off = np.array([lx0 * fx, ly0 * fy], np.float32)
-    return [TileQuad((q.corners * k + off).astype(np.float32)) for q in quads], prob
+    return [TileQuad((q.corners * k + off).astype(np.float32), seen_width=q.width) for q in quads], prob
 
 
 def _regions(prob: np.ndarray, img_shape: tuple, tile_w: float) -> list[list[int]] | None:
@@ -235,7 +239,9 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
     it furthest inside (so from the look that saw the most round it).  A find that lies deeper in
     another region is dropped when that region's look found no such tile there (a speck at one
     look's edge); when it did, the two finds of the tile are weighed as one (each may lie a few
-    pixels deeper in the other's box, and both used to be dropped)."""
+    pixels deeper in the other's box, and both used to be dropped).  Where `known` tiles were
+    seen at the localiser's best size or larger and a region's look cut them in two (_split),
+    they stand."""
     if regions is None:
         return _look(loc, pyr, scale)[0]
     h, w = pyr.shape[:2]
@@ -243,12 +249,16 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
     top = MAX_LOOK / max(h, w)
     known_c = np.array([q.center for q in known]).reshape(-1, 2)
     known_w = np.array([q.width for q in known])
-    scales = []
-    for b in boxes:
+    known_seen = np.array([q.seen_width for q in known])
+    scales, trusted = [], {}
+    for i, b in enumerate(boxes):
         inside = _inside(known_c, b, w, h) >= 0
         own = scale
         if inside.sum() >= 3:
             own = float(np.clip(TILE_W_TARGET / np.median(known_w[inside]), scale / 1.5, scale * 1.5))
+            seen = known_seen[inside]
+            if seen.min() > 0 and np.median(seen) >= LOOK_BAND[0] * TILE_W_TARGET:
+                trusted[i] = [q for q, k in zip(known, inside) if k]
         scales.append(min(own, top))
     todo = [(i, 0) for i in range(len(boxes))]
     first = _first_looks(loc, pyr, scales, boxes) if sum(map(_area, boxes)) <= REGION_MAX_FRACTION * w * h else {}
@@ -261,6 +271,9 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         if looked > REGION_MAX_FRACTION * w * h:
             return _look(loc, pyr, scale)[0]
         found = first.pop(i).result()[0] if grown == 0 and i in first else _look(loc, pyr, scales[i], (x0, y0, x1, y1))[0]
+        if i in trusted and _split(found, trusted[i]):
+            found_in[i] = trusted[i]
+            continue
         found_in[i] = found
         if not found or grown >= REGION_GROWTHS:
             continue
@@ -307,6 +320,14 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         areas = np.array([q.width * q.height for q in quads])
         quads = [q for q, a in zip(quads, areas) if a >= 0.25 * float(np.median(areas))]
     return quads
+
+
+def _split(found: list[TileQuad], known: list[TileQuad]) -> bool:
+    """A look that found many more, narrower tiles where an earlier look saw them at the size the
+    localiser reads best or larger (too large to run together): it cut tiles in two (a sideways
+    tile's two halves each look like a smaller tile)."""
+    return (len(found) >= SPLIT_COUNT * len(known)
+            and _median_width(found) < SPLIT_WIDTH * _median_width(known))
 
 
 def _same_tile(a: TileQuad, b: TileQuad) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -14,6 +14,8 @@ class TileQuad:
     """One tile as four corners in image pixels: p0->p1 spans the width, p1->p2 the height."""
 
     corners: np.ndarray  # (4, 2) float32; never changed in place (sizes are computed once)
+    #: its width in the pixels of the detector's look that found it (0: not found by a look)
+    seen_width: float = field(default=0.0, compare=False)
 
     @property
     def center(self) -> np.ndarray:
