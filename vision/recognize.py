@@ -7,9 +7,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from vision.detect import FIRST_LOOK, find_tile_quads
 from vision.hands import TileRead, read_hands
 from vision.io import ImageError, start_photo
+from vision.kong_ends import missed_kong_ends
 from vision.layout import group_tiles
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
@@ -101,6 +104,17 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t3 = time.perf_counter()
     clf = classifier or (_classifier() if crops else None)
     preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads]) if crops else []
+    ends = missed_kong_ends(img, layout, [p.code for p in preds], quads, lambda crops, qs: _classify(
+        clf, crops, [q.scaled(scale) for q in qs])) if preds else []
+    if ends:  # the table is grouped again with them, and read again where a tile's cut changed
+        before, layout = layout.quads, group_tiles(quads + ends)
+        again = [i for i, q in enumerate(layout.quads)
+                 if i >= len(before) or not np.array_equal(q.corners, before[i].corners)]
+        more = _classify(clf, [upright_crop(img, layout.quads[i]) for i in again],
+                         [layout.quads[i].scaled(scale) for i in again])
+        preds = preds + [None] * len(ends)
+        for i, p in zip(again, more):
+            preds[i] = p
     t4 = time.perf_counter()
     reads = [TileRead(p.code, float(p.confidence), list(getattr(p, "candidates", []) or []),
                       list(getattr(p, "bonus", []) or [])) for p in preds]
