@@ -185,6 +185,32 @@ def test_a_winning_tile_beside_a_slanted_rows_boxes_stays_sideways():
     assert layout.sideways == [False] * 4 + [True]
 
 
+def test_a_winning_tile_in_a_slanted_side_run_at_1280_stays_sideways():
+    """Seed 99's table 137 at 1280x960, the left seat as found: the slanted run's boxes come out
+    28.7 pixels along the run for faces 21 long, and the winning 4s, 29 long, comes out 32.6: only
+    1.14 times its run mates (1.18 was asked before), though shaped 1.41 times as sideways."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    found = [[[304.8, 464.4], [304.8, 490.1], [267.6, 490.1], [267.6, 464.4]],
+             [[340.5, 240.3], [340.5, 261.9], [306.8, 261.9], [306.8, 240.3]],
+             [[295.5, 518.5], [295.5, 544.1], [256.0, 544.1], [256.0, 518.5]],
+             [[309.4, 439.9], [309.4, 463.3], [269.9, 463.3], [269.9, 439.9]],
+             [[301.3, 264.5], [325.9, 264.5], [325.9, 292.2], [301.3, 292.2]],  # the winning 4s
+             [[344.1, 220.2], [344.1, 241.8], [310.4, 241.8], [310.4, 220.2]],
+             [[331.7, 306.8], [329.7, 330.3], [292.8, 327.2], [294.7, 303.7]],
+             [[291.8, 544.8], [291.8, 570.5], [250.0, 570.5], [250.0, 544.8]],
+             [[313.1, 415.0], [313.1, 438.4], [275.9, 438.4], [275.9, 415.0]],
+             [[347.8, 200.8], [347.8, 219.4], [314.1, 219.4], [314.1, 200.8]],
+             [[326.5, 329.5], [326.5, 351.1], [289.8, 351.1], [289.8, 329.5]],
+             [[317.2, 391.4], [317.2, 414.8], [280.0, 414.8], [280.0, 391.4]],
+             [[350.8, 178.4], [350.8, 200.0], [320.1, 200.0], [320.1, 178.4]],
+             [[287.7, 573.0], [287.7, 596.3], [245.9, 596.3], [245.9, 573.0]],
+             [[322.9, 351.3], [322.9, 372.9], [286.2, 372.9], [286.2, 351.3]]]
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
+    assert [i for i, s in enumerate(layout.sideways) if s] == [4]
+
+
 def test_a_winning_tile_a_little_apart_from_a_side_seats_run_joins_it():
     """A left seat's run in a 12 MP photo, as found, with its winning 9p turned at its end: the
     9p's outline came out short, 34 pixels (0.47 of a run tile's width) from its run mate.  It

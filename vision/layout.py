@@ -36,6 +36,11 @@ ROW_OFFSET = 0.42
 #: 100 held-out-art tables at 4000x3000: scores right 96 -> 98 with 1.3 for 1.4; the 1280x960
 #: sets, seeds 2024, 99 and 7, and seed 99 at 4000x3000 are unchanged)
 SIDEWAYS_SHAPE = 1.3
+#: and it is longer along the run than its nearest run mates by this (1.18 until 2026-11-26: a
+#: slanted side run's boxes at 1280x960 come out 28.7 pixels along the run for faces 21 long, and
+#: the winning tile, 29 long, 32.6; held-out art, seed 99: 200 tables at 1280x960, scores right
+#: 173 -> 175, 100 at 4000x3000 93 -> 94; seeds 2024 and 7 and hust-riichi unchanged)
+SIDEWAYS_LENGTH = 1.12
 
 POSITIONS = ("bottom", "right", "top", "left")
 # a seat's "up" (from the player towards the table centre) in a frame with y pointing down
@@ -365,7 +370,7 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
                 # turned across its run only by its outline's orientation (a nearly square
                 # far tile's can flip) but not shaped so against its run mates: not sideways
                 turned.discard(members[k])
-            elif (shaped and ext[k] > 1.18 * float(np.mean(ext[near]))
+            elif (shaped and ext[k] > SIDEWAYS_LENGTH * float(np.mean(ext[near]))
                     and all(ext[k] > 1.1 * ext[j] for j in near)):
                 turned.add(members[k])
     if len(turned) > 1:
