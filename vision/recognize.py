@@ -1,5 +1,6 @@
 """Photo in, table out: load -> find tiles -> group into seats and sets -> upright crops ->
-classify -> hands.  Each step lives in its own module; this one only wires them together."""
+classify (-> a concealed kong's missed backs put back, the table grouped again) -> hands.  Each
+step lives in its own module; this one only wires them together."""
 
 from __future__ import annotations
 
