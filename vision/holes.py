@@ -58,7 +58,7 @@ def _face_colour(px: np.ndarray) -> np.ndarray:
     return np.median(px[px[:, 0] >= np.median(px[:, 0])], axis=0)
 
 
-def beyond_colour(img: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray) -> np.ndarray | None:
+def _beyond(img: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray) -> np.ndarray | None:
     """Median Lab colour just beyond the edge a-b (outward: a vector a tile's height long)."""
     pts = [a + (b - a) * t + outward * d for t in np.linspace(0.2, 0.8, 7) for d in (0.12, 0.2, 0.28)]
     pts = np.round(np.array(pts)).astype(int)
@@ -80,10 +80,15 @@ def _is_tile(img: np.ndarray, hole: np.ndarray, left: np.ndarray, right: np.ndar
     near = np.linalg.norm(inside - (faces[0] + faces[1]) / 2, axis=1) < FACE_LIKE
     if near.mean() < FACE_SHARE:
         return False
-    face = np.median(inside[near], axis=0)
-    up = ((hole[0] + hole[1]) - (hole[3] + hole[2])) / 2  # bottom edge to top edge
-    beyond = [beyond_colour(img, hole[0], hole[1], up), beyond_colour(img, hole[3], hole[2], -up)]
-    apart = [float(np.linalg.norm(face - c)) for c in beyond if c is not None]
+    return unlike_cloth(img, hole, np.median(inside[near], axis=0))
+
+
+def unlike_cloth(img: np.ndarray, corners: np.ndarray, colour: np.ndarray) -> bool:
+    """The colour (Lab) found inside the quad is at least CLOTH_APART from what lies just beyond
+    its top or bottom edge: the cloth there, or on one side a tile's own dark side."""
+    up = ((corners[0] + corners[1]) - (corners[3] + corners[2])) / 2  # bottom edge to top edge
+    beyond = [_beyond(img, corners[0], corners[1], up), _beyond(img, corners[3], corners[2], -up)]
+    apart = [float(np.linalg.norm(colour - c)) for c in beyond if c is not None]
     return bool(apart) and max(apart) >= CLOTH_APART
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.tiles import BACK, BONUS
-from vision.holes import CLOTH_APART, beyond_colour, core_lab
+from vision.holes import core_lab, unlike_cloth
 from vision.layout import TableLayout
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
@@ -40,13 +40,7 @@ def _ends_wanted(codes: list[str]) -> list[tuple[int, int]] | None:
 
 def _unlike_cloth(img: np.ndarray, c: np.ndarray) -> bool:
     inside = core_lab(img, c)
-    if inside is None:
-        return False
-    colour = np.median(inside, axis=0)
-    up = ((c[0] + c[1]) - (c[3] + c[2])) / 2  # bottom edge to top edge
-    beyond = [beyond_colour(img, c[0], c[1], up), beyond_colour(img, c[3], c[2], -up)]
-    apart = [float(np.linalg.norm(colour - b)) for b in beyond if b is not None]
-    return bool(apart) and max(apart) >= CLOTH_APART  # one side may be the tile's own dark side
+    return inside is not None and unlike_cloth(img, c, np.median(inside, axis=0))
 
 
 def missed_kong_ends(img: np.ndarray, layout: TableLayout, codes: list[str], found: list[TileQuad],
