@@ -304,3 +304,25 @@ def test_a_sideways_winning_tile_found_a_little_apart_still_joins_its_run():
     layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in run])
     groups = [sorted(g.tiles) for s in layout.seats for g in s.groups]
     assert groups == [[0, 1, 2, 3, 4]]
+
+
+def test_a_far_row_tile_found_too_long_between_its_set_mates_stays_in_their_set():
+    """West's row at the top of a 1280x960 photo, as found (corners in pixels): far tiles come
+    out nearly square, and the middle 7s of the set 6s 7s 8s took in part of its neighbours
+    (34 x 25, longer along the row than across it), so by its shape it lay turned across the
+    row and the set fell apart into 6s 7s and 8s.  It touches a nearly square tile on each side
+    along its long side: it lies in their row, and the set stays whole."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    found = [[[586, 80], [586, 108], [555, 108], [555, 80]], [[616, 84], [616, 109], [582, 109], [582, 84]],
+             [[609, 112], [614, 83], [642, 88], [638, 117]],  # the set 8s 7s 6s (the middle one too long)
+             [[699, 93], [695, 120], [665, 117], [668, 90]], [[723, 95], [723, 120], [695, 120], [695, 95]],
+             [[722, 96], [750, 96], [750, 127], [722, 127]],  # the set 7s 6s 5s
+             [[803, 104], [803, 129], [776, 129], [776, 104]], [[832, 109], [829, 134], [800, 130], [803, 105]],
+             [[856, 110], [856, 135], [829, 135], [829, 110]], [[856, 111], [884, 111], [884, 139], [856, 139]],
+             [[911, 115], [911, 140], [883, 140], [883, 115]], [[912, 117], [936, 117], [936, 144], [912, 144]],
+             [[937, 120], [964, 120], [964, 148], [937, 148]]]  # the concealed run of 7
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
+    assert not any(layout.sideways)
+    assert sorted(sorted(g.tiles) for g in layout.seats[0].groups) == [[0, 1, 2], [3, 4, 5], list(range(6, 13))]

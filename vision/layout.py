@@ -203,6 +203,10 @@ ROW_SQUARE = 0.78
 #: held-out-art tables of seed 99, seat and group right 94.0% -> 95.0%; seed 2024 98.5% -> 99.0%;
 #: 200 procedural tables of seed 77 98.5% -> 99.0%
 FORESHORTENED = 0.6
+#: a tile whose nearly square neighbours lie this many of its long sides away on both sides
+#: along its long side lies in their row (_between_row_mates).  A sideways winning tile's mates
+#: lie 0.86 away on one side, a set beyond its run's end 1.2 or more on the other
+BETWEEN_REACH = 1.0
 
 
 def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
@@ -224,7 +228,8 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
         d = np.linalg.norm(centers - centers[i], axis=1)
         d[i] = np.inf
         j = int(np.argmin(d))
-        if ratio[i] < NEAR_SQUARE and _in_foreshortened_row(quads, i, j, d[j], long, ratio):
+        if ratio[i] < NEAR_SQUARE and (_in_foreshortened_row(quads, i, j, d[j], long, ratio)
+                                       or _between_row_mates(quads, i, d, long, ratio)):
             out.append(q.rotated(1))  # (its neighbour lies along its long side: turned as below too)
             continue
         if ratio[i] < ROW_SQUARE or d[j] > 2.0 * long[i] or (ratio[i] < NEAR_SQUARE and ratio[j] < ROW_SQUARE):
@@ -253,6 +258,21 @@ def _in_foreshortened_row(quads: list[TileQuad], i: int, j: int, dist: float, lo
     along_j = along_j / (np.linalg.norm(along_j) + 1e-9)
     v = (qj.center - qi.center) / (dist + 1e-9)
     return abs(float(v @ along_i)) > 0.8 and abs(float(along_i @ along_j)) > 0.8
+
+
+def _between_row_mates(quads: list[TileQuad], i: int, dist: np.ndarray, long: np.ndarray,
+                       ratio: np.ndarray) -> bool:
+    """Tile i (short side p0-p1) touches a nearly square tile on each side along its long side:
+    it lies in their row, its outline found too long along it (it took in part of a neighbour).
+    The one tile lying sideways, the winning tile, ends its run: beyond it lies a gap."""
+    along = quads[i].corners[2] - quads[i].corners[1]
+    along = along / (np.linalg.norm(along) + 1e-9)
+    sides = set()
+    for j in np.nonzero((dist <= BETWEEN_REACH * long[i]) & (ratio >= ROW_SQUARE))[0]:
+        v = quads[int(j)].center - quads[i].center
+        if abs(float(v @ along)) >= 0.9 * dist[j]:
+            sides.add(bool(v @ along > 0))
+    return len(sides) == 2
 
 
 def _turns_towards(corners: np.ndarray, directions: np.ndarray) -> np.ndarray:
