@@ -207,3 +207,25 @@ def test_a_look_that_cuts_tiles_in_two_is_not_believed(monkeypatch, seen_width, 
     pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
     quads = detect._look_in(None, pyr, 0.4, [list(box)], known=whole)
     assert len(quads) == (4 if kept == "earlier" else 8)
+
+
+def test_regions_that_end_in_a_whole_look_keep_the_tiles_it_missed(monkeypatch):
+    """Closer looks at regions that together grow past REGION_MAX_FRACTION of the photo end in
+    one look at the whole photo.  The localiser's map of a region can hold tiles its map of the
+    whole photo lost (seed 99's table 139 at 1280x960: a run of pale tiles on a pale
+    checkerboard, 7 tiles in two regions' looks and 3 in the whole photo's, at the same scale):
+    the region's finds the whole look missed are kept, not a fragment cut by the region's edge
+    and not a second copy of a tile the whole look has."""
+    import vision.detect as detect
+
+    a, b = (0, 0, 1000, 400), (0, 450, 1000, 800)  # 0.75 of the photo: looked at in turn
+    in_b = [_box_quad(300 + 30 * k, 600, 28, 38) for k in range(4)] + [_box_quad(500, 455, 28, 30)]
+    whole = [_box_quad(301, 601, 28, 38), _box_quad(700, 200, 28, 38)]
+    finds = {b: in_b, None: whole}
+    monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (
+        finds[tuple(box) if box is not None else None], None))
+    monkeypatch.setattr(detect, "REGION_GROWTHS", 0)
+    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    quads = detect._look_in(None, pyr, 1.0, [list(a), list(b)])
+    centres = sorted(tuple(np.round(q.center).astype(int)) for q in quads)
+    assert centres == [(301, 601), (330, 600), (360, 600), (390, 600), (700, 200)]
