@@ -60,3 +60,21 @@ def test_a_cut_follows_the_gap_between_sets():
     run = sorted((q for q in quads if q.center[1] > 150), key=lambda q: q.center[0])
     assert len(run) == 2
     assert run[0].center[0] / 2.0 < 37 < run[1].center[0] / 2.0
+
+
+def test_a_run_whose_cores_lie_closer_than_the_usual_pitch_is_cut_by_the_row_s_own():
+    """A side seat's column at 1280x960 (seed 99's table 92, as the net saw it): single cores
+    about 14 across the row and 10 along it, 14-15 apart, closer than the usual pitch (1.1 / CORE
+    core widths: 18.3), and three touching 7s run together into one blob 38-39 long.  By the
+    usual pitch it fitted neither two tiles nor three and was kept whole; by the pitch of the
+    row's own single cores it holds three."""
+    prob = np.zeros((300, 200), np.float32)
+    for y in (33, 47, 62, 76, 91, 105, 164, 178, 193, 207):  # single cores 10 long, 14-15 apart
+        prob[y:y + 10, 50:64] = 1.0
+    prob[120:159, 50:64] = 1.0  # three cores 14 and 15 apart, joined
+    prob[130:134, 50:64] = prob[144:149, 50:64] = 0.9
+    quads = quads_from_heatmap(prob, scale=2.0)
+    assert len(quads) == 13
+    run = sorted((q for q in quads if 240 < q.center[1] < 318), key=lambda q: q.center[1])
+    assert len(run) == 3
+    assert np.allclose(np.diff([q.center[1] / 2.0 for q in run]), 14.5, atol=2), [q.center for q in run]

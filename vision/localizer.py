@@ -136,6 +136,12 @@ PITCH = 1.1
 MIN_SPLIT_CORE = 5.0
 
 
+#: the net's cores can lie closer together than PITCH / CORE core widths (a side seat's column
+#: at 1280x960: 14-15 apart for cores 10 long, against 18.3); a blob that fits no run by that
+#: pitch is measured by the pitch of the single cores round it, but only as a run of this many
+#: tiles or more: a single tile nearer the camera than its neighbours is as long as two of
+#: their cores (a flower lying apart, cut in two on one of 600 synthetic tables with 2)
+ROW_PITCH_FEWEST = 3
 #: a blob measures a single tile only if its short side is at least this fraction of its long
 #: side (specks and slivers near a tile must not make the tile look like a run)
 SINGLE_ASPECT = 0.55
@@ -153,8 +159,9 @@ def _run_lengths(rects: list) -> list[tuple[int, float]]:
     give its short side w and long side h.  A blob covering at least 1.6 such areas whose short side matches h
     and whose long side fits n cores spaced PITCH tile widths apart is n upright tiles side by
     side; one whose short side matches w and long side fits n cores spaced PITCH tile heights
-    apart is n tiles lying sideways (or a column of them).  Shape alone cannot tell: a tile seen
-    at a slant is as long as two, but it has one tile's area."""
+    apart is n tiles lying sideways (or a column of them); when n upright cores fit no such
+    spacing, the spacing of the single cores nearby is tried (ROW_PITCH_FEWEST).  Shape alone
+    cannot tell: a tile seen at a slant is as long as two, but it has one tile's area."""
     out = [(1, 0.0)] * len(rects)
     if len(rects) < 4:
         return out
@@ -175,15 +182,43 @@ def _run_lengths(rects: list) -> list[tuple[int, float]]:
         h = float(np.median([r[1][0] for r in alike]))
         if w < MIN_SPLIT_CORE:
             continue  # tiles too small for the net's trained range: a closer look will come
-        for across, along in ((h, w), (w, h)):
+        if area < 1.6 * w * h:
+            continue
+        side_by_side = [(PITCH * w / CORE, 2), (_row_pitch([r[0] for r in alike], w, h), ROW_PITCH_FEWEST)]
+        for across, along, pitches in ((h, w, side_by_side), (w, h, [(PITCH * h / CORE, 2)])):
             if abs(short - across) > SIZE_TOLERANCE * across:
                 continue
-            pitch = PITCH * along / CORE
-            k = int(round((long - along) / pitch)) + 1
-            if k >= 2 and abs((k - 1) * pitch + along - long) < 0.4 * pitch and area >= 1.6 * w * h:
+            k = _tiles_fitting(long, along, pitches)
+            if k:
                 out[i] = (k, along)
                 break
     return out
+
+
+def _tiles_fitting(long: float, along: float, pitches) -> int:
+    """How many cores `along` long, spaced by the first of `pitches` ((pitch or None, fewest
+    tiles it may find)) that fits, make a blob `long` long; 0 when none fits."""
+    for pitch, fewest in pitches:
+        if pitch is None:
+            continue
+        k = int(round((long - along) / pitch)) + 1
+        if k >= fewest and abs((k - 1) * pitch + along - long) < 0.4 * pitch:
+            return k
+    return 0
+
+
+def _row_pitch(centres, w: float, h: float) -> float | None:
+    """The pitch of single cores side by side nearby: the median distance from each to its
+    nearest, counting distances from one core width up to half its length more (closer is no
+    neighbour, further is across a gap); None with fewer than two such distances."""
+    c = np.array(centres, np.float64)
+    if len(c) < 2:
+        return None
+    d = np.linalg.norm(c[:, None] - c[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nn = d.min(axis=1)
+    nn = nn[(nn >= w) & (nn < w + 0.5 * h)]
+    return float(np.median(nn)) if len(nn) >= 2 else None
 
 
 def _cut_run(pts: np.ndarray, p: np.ndarray, rect, k: int, core_len: float) -> list:
