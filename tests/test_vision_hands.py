@@ -423,3 +423,21 @@ def test_a_kong_with_its_ends_missed_must_leave_room_for_four_copies():
     assert meld == {"kind": "kong", "tiles": "8888s", "exposed": False} and codes == ["8s", "8s"]
     assert _kong_ends_missing(["8s", "8s"], held=12, wins=False, others=Counter({"8s": 1})) is None
     assert _kong_ends_missing(["8s", "8s"], held=13, wins=False) is None  # a full hand
+
+
+def test_a_seat_with_no_tiles_in_a_photo_of_several_is_named():
+    """A 12 MP table whose right-hand seat the detector never saw (seed 99's table 93) said
+    nothing of the missing seat (its winner's hand was refused as not in the photo; had another
+    seat been missed, the rest would have been scored alone): a photo of two or three seats now
+    names each seat with no tiles and its edge.  A photo of one player alone, or of all four,
+    says nothing."""
+    from vision.hands import missing_seats
+
+    assert missing_seats({"E", "W", "N"}) == [
+        "no tiles of South found (the right edge of the photo): if South played, photograph the "
+        "whole table; scores and payments are for the seats found"]
+    assert [w.split(" found")[0] for w in missing_seats({"S", "N", "E"}, camera_seat="S")] == ["no tiles of West"]
+    assert [w.split("(")[1].split(")")[0] for w in missing_seats({"E", "W"})] == [
+        "the right edge of the photo", "the left edge of the photo"]
+    assert missing_seats({"E"}) == [] and missing_seats({"S"}, camera_seat="S") == []
+    assert missing_seats({"E", "S", "W", "N"}) == []

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles, tile_name
 
-from vision.layout import TableLayout
+from vision.layout import POSITIONS, TableLayout
 
 SEATS = ("E", "S", "W", "N")
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -540,5 +540,18 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         if c > limit:
             word = NUMBER_WORDS.get(c, str(c)) if limit == 4 else str(c)
             warnings.append(f"{word} {code} on the table ({tile_name(code)}; a set has {limit})")
+    warnings += missing_seats(set(hands), camera_seat)
     ordered = {s: hands[s] for s in SEATS if s in hands}
     return seat_label, group_label, ordered, warnings
+
+
+def missing_seats(found: set[str], camera_seat: str = "E") -> list[str]:
+    """A warning for each seat with no tiles in a photo that shows two or three seats: a whole
+    side the detector did not see (or a player who has left) makes the payments those of the
+    seats found only.  A photo of one player's tiles alone is a photo of that player."""
+    if not 1 < len(found) < 4:
+        return []
+    return [f"no tiles of {SEAT_NAMES[seat_of(p, camera_seat)]} found (the {POSITIONS[p]} edge of the "
+            f"photo): if {SEAT_NAMES[seat_of(p, camera_seat)]} played, photograph the whole table; "
+            f"scores and payments are for the seats found"
+            for p in range(4) if seat_of(p, camera_seat) not in found]
