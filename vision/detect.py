@@ -237,11 +237,12 @@ def _inside(points: np.ndarray, box, w: int, h: int) -> np.ndarray:
 
 def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = ()) -> list[TileQuad]:
     """Quads (in img's pixels) from looks at `scale` at each region, or at the whole image when
-    regions is None or they grow too big (then with the regions' finds it missed).  A region holding three or more `known` tiles is looked
-    at the scale that suits its own tiles (within 1.5x of `scale`: under a steep perspective the
-    far seat's tiles are much smaller than the near one's).  A region grows where it finds a tile
-    at its edge that no other region holds well inside; each tile is kept from the region holding
-    it furthest inside (so from the look that saw the most round it).  A find that lies deeper in
+    regions is None or they grow too big (then with the regions' finds it missed).  A region
+    holding three or more `known` tiles is looked at the scale that suits its own tiles (within
+    1.5x of `scale`: under a steep perspective the far seat's tiles are much smaller than the
+    near one's).  A region grows where it finds a tile at its edge that no other region holds
+    well inside; each tile is kept from the region holding it furthest inside (so from the look
+    that saw the most round it).  A find that lies deeper in
     another region is dropped when that region's look found no such tile there (a speck at one
     look's edge); when it did, the two finds of the tile are weighed as one (each may lie a few
     pixels deeper in the other's box, and both used to be dropped).  Where `known` tiles were

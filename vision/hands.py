@@ -551,7 +551,7 @@ def missing_seats(found: set[str], camera_seat: str = "E") -> list[str]:
     seats found only.  A photo of one player's tiles alone is a photo of that player."""
     if not 1 < len(found) < 4:
         return []
-    return [f"no tiles of {SEAT_NAMES[seat_of(p, camera_seat)]} found (the {POSITIONS[p]} edge of the "
-            f"photo): if {SEAT_NAMES[seat_of(p, camera_seat)]} played, photograph the whole table; "
-            f"scores and payments are for the seats found"
-            for p in range(4) if seat_of(p, camera_seat) not in found]
+    names = {p: SEAT_NAMES[seat_of(p, camera_seat)] for p in range(4) if seat_of(p, camera_seat) not in found}
+    return [f"no tiles of {name} found (the {POSITIONS[p]} edge of the photo): if {name} played, "
+            f"photograph the whole table; scores and payments are for the seats found"
+            for p, name in names.items()]
