@@ -229,3 +229,31 @@ def test_regions_that_end_in_a_whole_look_keep_the_tiles_it_missed(monkeypatch):
     quads = detect._look_in(None, pyr, 1.0, [list(a), list(b)])
     centres = sorted(tuple(np.round(q.center).astype(int)) for q in quads)
     assert centres == [(301, 601), (330, 600), (360, 600), (390, 600), (700, 200)]
+
+
+def test_a_sideways_tile_found_as_two_halves_is_one_tile():
+    """Seed 7's table 61 at 1280x960: the localiser lit a sideways winning tile at the end of a
+    far row up as two squarish cores, each under half its neighbours' area, and both were then
+    dropped as specks, so the hand had no winning tile.  The two halves (the finds as they came,
+    with the row's tiles beside them) are joined into one tile lying along the row; two specks
+    a gap apart stay specks."""
+    from vision.detect import _halves_joined, _without_specks
+    from vision.quad import TileQuad
+
+    row = [[[605.6, 92.4], [605.6, 64.3], [633.6, 64.3], [633.6, 92.4]],
+           [[665.2, 92.4], [665.2, 64.3], [693.2, 64.3], [693.2, 92.4]],
+           [[482.4, 64.8], [482.4, 90.5], [454.4, 90.5], [454.4, 64.8]],
+           [[512.9, 64.8], [512.9, 90.5], [484.9, 90.5], [484.9, 64.8]],
+           [[542.1, 64.8], [542.1, 90.5], [514.0, 90.5], [514.0, 64.8]],
+           [[664.5, 64.8], [664.5, 90.5], [634.2, 90.5], [634.2, 64.8]],
+           [[722.8, 66.2], [722.8, 91.9], [692.5, 91.9], [692.5, 66.2]]]
+    halves = [[[586.4, 65.3], [586.4, 81.7], [565.4, 81.7], [565.4, 65.3]],
+              [[601.7, 65.3], [601.7, 81.7], [580.6, 81.7], [580.6, 65.3]]]
+    quads = [TileQuad(np.array(c, np.float32)) for c in row + halves]
+    kept = _without_specks(quads)
+    assert len(kept) == len(row) + 1
+    tile = next(q for q in kept if abs(q.center[0] - 583.5) < 2 and abs(q.center[1] - 73.5) < 2)
+    assert sorted((round(tile.width), round(tile.height))) == [16, 36]
+    apart = [TileQuad((np.array(c, np.float32) + [dx, 0]).astype(np.float32)) for c, dx in zip(halves, (-6, 6))]
+    separate = [TileQuad(np.array(c, np.float32)) for c in row] + apart
+    assert _halves_joined(separate) == separate

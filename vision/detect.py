@@ -69,6 +69,13 @@ SPECK_OVERLAP = 0.08
 SPECK_AREA_MIN = 0.4
 #: neighbours a find's size is judged against (nearby: perspective changes sizes)
 SPECK_NEIGHBOURS = 6
+#: two small finds side by side are the halves of one tile lying sideways (the net can light a
+#: sideways tile up as two squarish cores) when the rectangle round both has this fraction of
+#: their neighbours' median area, a short side at least HALVES_ASPECT of its long side, and the
+#: two fill HALVES_FILL of it (touching, not two specks a gap apart)
+HALVES_AREA = (0.7, 1.5)
+HALVES_ASPECT = 0.4
+HALVES_FILL = 0.75
 
 
 def _resized(img: np.ndarray, scale: float) -> np.ndarray:
@@ -608,6 +615,7 @@ def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
     the gap between two sets overlaps them and is dropped."""
     if len(quads) <= SPECK_NEIGHBOURS:
         return quads
+    quads = _halves_joined(quads)
     centres = np.array([q.center for q in quads])
     sides = np.array([sorted((q.width, q.height)) for q in quads])
     areas = sides[:, 0] * sides[:, 1]
@@ -628,6 +636,35 @@ def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
         if overlap <= SPECK_OVERLAP * grown.width * grown.height:
             out.append(grown)
     return out
+
+
+def _halves_joined(quads: list[TileQuad]) -> list[TileQuad]:
+    """The finds, with each pair of small finds that are nearest to each other and together make
+    one tile's rectangle (HALVES_AREA, HALVES_ASPECT, HALVES_FILL) joined into that tile.  The
+    case: seed 7's table 61 at 1280x960, a sideways winning tile at the end of a far row found
+    as two squarish halves, each then dropped as a speck."""
+    centres = np.array([q.center for q in quads])
+    areas = np.array([q.width * q.height for q in quads])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    near = np.argsort(d, axis=1)[:, :SPECK_NEIGHBOURS]
+    ref = np.array([np.median(areas[n]) for n in near])
+    small = areas < SPECK_AREA * ref
+    nearest = np.argmin(d, axis=1)
+    joined, gone = [], set()
+    for i in np.nonzero(small)[0]:
+        j = int(nearest[i])
+        if j <= i or not small[j] or nearest[j] != i:
+            continue
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.concatenate([quads[i].corners, quads[j].corners]))
+        both = rw * rh
+        if not (HALVES_AREA[0] * ref[i] <= both <= HALVES_AREA[1] * ref[i]
+                and min(rw, rh) >= HALVES_ASPECT * max(rw, rh) and areas[i] + areas[j] >= HALVES_FILL * both):
+            continue
+        q = TileQuad(cv2.boxPoints(((cx, cy), (rw, rh), angle))[[1, 2, 3, 0]].astype(np.float32))
+        joined.append(q.rotated(1) if q.width > q.height else q)
+        gone |= {int(i), j}
+    return [q for k, q in enumerate(quads) if k not in gone] + joined if joined else quads
 
 
 def _grown(q: TileQuad, size: np.ndarray) -> TileQuad:
