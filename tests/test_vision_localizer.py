@@ -78,3 +78,18 @@ def test_a_run_whose_cores_lie_closer_than_the_usual_pitch_is_cut_by_the_row_s_o
     run = sorted((q for q in quads if 240 < q.center[1] < 318), key=lambda q: q.center[1])
     assert len(run) == 3
     assert np.allclose(np.diff([q.center[1] / 2.0 for q in run]), 14.5, atol=2), [q.center for q in run]
+
+
+def test_tiles_cut_by_the_look_s_edge_do_not_measure_the_row_below():
+    """Seed 2024's table 26 at 1600x1200: a region's box ran through a row of tiles, and the
+    net's map of that look (stored as it came, 0-255) held their fragments along its top edge.
+    Taken as the measure of one tile's core, they made each whole tile of the row below look
+    like two tiles stacked, and each was cut in two across.  Blobs cut by the map's edge measure
+    nothing: the row below comes out one find per tile."""
+    from pathlib import Path
+
+    prob = np.load(Path(__file__).parent / "data" / "cut_row_heatmap.npz")["prob"] / 255.0
+    quads = quads_from_heatmap(prob, scale=1.0, margin=0.94)
+    row = sorted((q for q in quads if q.center[1] > 20), key=lambda q: q.center[0])
+    assert [round(q.center[0]) for q in row] == [37, 58, 80, 100, 126]
+    assert all(35 <= q.center[1] <= 48 for q in row)
