@@ -257,3 +257,24 @@ def test_a_sideways_tile_found_as_two_halves_is_one_tile():
     apart = [TileQuad((np.array(c, np.float32) + [dx, 0]).astype(np.float32)) for c, dx in zip(halves, (-6, 6))]
     separate = [TileQuad(np.array(c, np.float32)) for c in row] + apart
     assert _halves_joined(separate) == separate
+
+
+def test_a_closer_look_is_believed_over_the_specks_that_sent_for_it(monkeypatch):
+    """Seed 2024's table 40 at 1600x1200: one player's 16 tiles on a pale checkerboard.  The
+    first look (at 0.4) found 18 specks 4-7 pixels wide in the checkerboard and 5 tiles; a
+    closer look (at 0.8) found 14 tiles.  The closer look's finds were taken only if they
+    outnumbered the first look's, specks included, so the specks stood and 5 of the 16 tiles were
+    found.  The specks are no tiles to outnumber: the closer look's tiles stand."""
+    import vision.detect as detect
+
+    specks = [_box_quad(100 + 30 * k, 100 + 40 * (k % 3), 12 + (k % 7), 14) for k in range(18)]
+    first = specks + [_box_quad(1200 + 20 * k, 500, 45, 60) for k in range(5)]
+    tiles = [_box_quad(300 + 60 * k, 600, 57, 76) for k in range(14)]
+    monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (
+        (first if scale < 0.5 else tiles), None))
+    for name in ("_without_specks", "_without_cloth"):
+        monkeypatch.setattr(detect, name, lambda *a: a[-1])
+    monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "_holes", lambda pyr, quads: [])
+    quads = detect.find_tile_quads(np.zeros((1200, 1600, 3), np.uint8), localizer=object())
+    assert sorted(q.center[0] for q in quads) == [300 + 60 * k for k in range(14)]

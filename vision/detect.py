@@ -428,7 +428,9 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
             more = _look_in(loc, pyr, closer, where(closer))
-            if len(more) > len(quads):
+            # the specks that sent us closer are no tiles to outnumber (a pale checkerboard's
+            # squares, 4-7 pixels wide at the first look, outnumbered a lone player's 16 tiles)
+            if len(more) > sum(q.width * scale >= MIN_MEASURE for q in quads):
                 known = more  # sizes vary under perspective, but each region's are measured
                 found_closer = True
                 if _consistent(more):
