@@ -1,6 +1,6 @@
 """Recognition benchmark: real photos, synthetic tables and end-to-end latency.
 
-    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--phone 100] [--latency 7]
+    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--phone 100] [--per-size 100] [--latency 7]
     python benchmarks/recognition.py --latency-only [--latency 7]     # part 3 alone, a minute
 
 1. hust-riichi TEST photos (datasets/splits/hust-riichi.json): tile recall at IoU 0.5 and
@@ -12,7 +12,9 @@
    whose final scores and payments are exactly right.  Also with ground-truth codes
    (geometry only) so detection + layout can be told apart from the classifier.  The tables
    are 1280x960 photos (tiles about 24 pixels wide); `--phone N` tables more of the same art at
-   4000x3000, a phone camera's 12 megapixels (tiles about 73 pixels wide), the size users send.
+   4000x3000, a phone camera's 12 megapixels (tiles about 73 pixels wide), the size users send;
+   `--per-size N` tables more at each of `--sizes` (sizes between the two: a photo a messaging
+   app has shrunk to 1600x1200, or a camera set to fewer megapixels).
 3. Latency: a 12-megapixel synthetic photo, JPEG bytes -> recognize -> build_case ->
    score_table, median of N runs on the threads onnxruntime is given (2), in a fresh process
    that imports only the runtime, and that process's peak RSS (target: 150 ms, 400 MB).
@@ -395,7 +397,7 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
                   f"face-up suit and honour tiles right and {t['flowers_seasons']:.1%} of the "
                   f"{t['flowers_seasons_tiles']} flowers and seasons.", "",
                   "Tables with wrong scores, by what was misread: "
-                  + ", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) + ".", ""]
+                  + (", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) or "none") + ".", ""]
     return lines
 
 
@@ -419,6 +421,8 @@ def to_markdown(r: dict) -> str:
         lines.append("")
     for key in ("synthetic", "synthetic_phone"):
         lines += _synthetic_markdown(r.get(key))
+    for s in r.get("synthetic_sizes", []):
+        lines += _synthetic_markdown(s)
     lat = r.get("latency")
     if lat:
         lines += ["## Latency (12-megapixel photo, decode to scores, fresh runtime-only process)", ""]
@@ -438,6 +442,17 @@ def to_markdown(r: dict) -> str:
     return "\n".join(lines)
 
 
+def _size(text: str) -> tuple[int, int]:
+    """'1600x1200' -> (1600, 1200)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"--sizes: {text!r} is not WIDTHxHEIGHT") from None
+    if not (64 <= w <= 8000 and 64 <= h <= 8000):
+        raise SystemExit(f"--sizes: {text!r} is outside 64-8000 pixels a side")
+    return w, h
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dataset", type=Path, nargs="?", help="the hust-riichi folder (images/, labels/)")
@@ -446,6 +461,10 @@ def main(argv=None) -> int:
     ap.add_argument("--synthetic", type=int, default=200, help="synthetic tables (0: skip)")
     ap.add_argument("--phone", type=int, default=100,
                     help="more synthetic tables at 4000x3000, a phone's 12 megapixels (0: skip)")
+    ap.add_argument("--per-size", type=int, default=0,
+                    help="more synthetic tables at each of --sizes (0: skip)")
+    ap.add_argument("--sizes", default="1600x1200,2000x1500,2560x1920",
+                    help="photo sizes (WxH, comma-separated) for --per-size")
     ap.add_argument("--seed", type=int, default=2024, help="seed of the synthetic tables")
     ap.add_argument("--art", default=None, help="art style for the synthetic tables (default: held out)")
     ap.add_argument("--latency", type=int, default=7, help="latency runs (0: skip)")
@@ -467,7 +486,7 @@ def main(argv=None) -> int:
         else:
             result["hust_riichi"] = None
             print(f"{args.dataset} not found: the hust-riichi part is skipped", file=sys.stderr)
-        if args.synthetic or args.phone:
+        if args.synthetic or args.phone or args.per_size:
             from datasets.tile_art import HELD_OUT_STYLES, available_styles
 
             art = args.art or next((s for s in HELD_OUT_STYLES if s in available_styles()), None)
@@ -475,6 +494,9 @@ def main(argv=None) -> int:
                 result["synthetic"] = bench_synthetic(args.synthetic, args.seed, art)
             if args.phone:
                 result["synthetic_phone"] = bench_synthetic(args.phone, args.seed, art, PHONE_SIZE)
+            if args.per_size:
+                result["synthetic_sizes"] = [bench_synthetic(args.per_size, args.seed, art, _size(s))
+                                             for s in args.sizes.split(",")]
         if args.latency:
             result["latency"] = bench_latency(args.latency)
     args.out.mkdir(parents=True, exist_ok=True)
