@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.tiles import BONUS
 from vision.detect import FIRST_LOOK, find_tile_quads
 from vision.hands import TileRead, read_hands
 from vision.io import ImageError, start_photo
@@ -24,6 +25,11 @@ from vision.rectify import upright_crop
 #: from a half-size decode, the tiles of 8 synthetic 4000x3000 tables read 98.3% right, from
 #: the whole photo 99.0%)
 DECODE_SIDE = 3000
+#: tiles narrower than this (pixels of the decoded photo) carry flowers' and seasons' small marks
+#: in too few pixels: in benchmarks/recognition.py's held-out-art tables the classifier reads
+#: 80.0% of flowers and seasons right at 24.5 pixels, 91.8% at 29.8, 94.4% at 37.2, 97.4% at
+#: 47.6 and 98.1% at 73 (suit and honour tiles 99.7-100% at every size)
+SMALL_TILE_PX = 40.0
 
 
 @dataclass
@@ -127,12 +133,26 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     if not tiles:
         warnings.insert(0, "no tiles found in the image: photograph the table from above with "
                            "every tile face up and in view")
+    else:
+        warnings += _small_tiles(layout.quads, [r.code for r in reads])
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
     return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
         "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)})
+
+
+def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
+    """A warning when flowers or seasons were read from tiles under SMALL_TILE_PX wide: their
+    marks are the first misread at that size, and a bigger photo is the cure."""
+    if not any(c in BONUS for c in codes):
+        return []
+    width = float(np.median([min(q.width, q.height) for q in quads]))
+    if width >= SMALL_TILE_PX:
+        return []
+    return [f"tiles are about {width:.0f} pixels wide in this photo, small for the marks of flowers "
+            "and seasons: check them, or send the photo at the camera's full resolution or taken closer"]
 
 
 def _classify(classifier, crops, quads):
