@@ -326,3 +326,27 @@ def test_a_far_row_tile_found_too_long_between_its_set_mates_stays_in_their_set(
     layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
     assert not any(layout.sideways)
     assert sorted(sorted(g.tiles) for g in layout.seats[0].groups) == [[0, 1, 2], [3, 4, 5], list(range(6, 13))]
+
+
+def test_a_sideways_winning_tile_touching_its_run_does_not_join_the_set_beyond():
+    """South's column of a 2560x1920 photo (seed 2024's table 38), as found: a concealed kong
+    (back 2p 2p back), a gap, the winning 3p laid sideways, then the concealed run.  The
+    sideways tile touches its run; the kong lies 25 pixels away on its other side, 0.53 of the
+    kong's tile width but only 0.40 of the sideways tile's length, and measured so it was
+    touching: the kong was read as part of the concealed run.  A sideways tile joins by its own
+    length only its nearest tile, and none once it touches its run by the usual measure."""
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    found = [[[1872.2, 449.7], [1878.3, 486.5], [1810.6, 497.8], [1804.4, 460.9]],
+             [[1882.8, 486.5], [1888.2, 524.6], [1821.0, 534.2], [1815.5, 496.1]],
+             [[1894.7, 527.6], [1898.0, 567.1], [1832.4, 572.5], [1829.1, 533.0]],
+             [[1908.4, 563.7], [1915.6, 610.2], [1843.8, 621.2], [1836.6, 574.7]],  # the kong
+             [[1940.0, 693.8], [1885.4, 702.9], [1875.3, 642.2], [1929.9, 633.1]],  # the winning 3p
+             [[1947.3, 693.5], [1953.8, 739.2], [1884.8, 749.1], [1878.2, 703.3]],
+             [[1962.4, 738.9], [1969.9, 784.0], [1897.8, 796.0], [1890.3, 750.9]],
+             [[1981.7, 790.6], [1981.7, 834.3], [1905.8, 834.3], [1905.8, 790.6]]]
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
+    groups = sorted(sorted(g.tiles) for s in layout.seats for g in s.groups)
+    assert groups == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert layout.sideways == [False] * 4 + [True] + [False] * 3
