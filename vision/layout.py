@@ -157,7 +157,8 @@ def _links(centers, u, n, w, h, vertical):
                     touch.union(i, j)
                     nearest[i], nearest[j] = min(nearest[i], gap[j]), min(nearest[j], gap[j])
                 elif gap[j] < TOUCH_GAP * _touch_unit(i, j, w, h):
-                    relaxed.append((i if w[i] >= w[j] else int(j), int(j) if w[i] >= w[j] else i, float(gap[j])))
+                    longer, other = (i, int(j)) if w[i] >= w[j] else (int(j), i)
+                    relaxed.append((longer, other, float(gap[j])))
             elif -0.3 * w[i] < gap[j] < CROSS_GAP * w[i]:
                 cross.append((i, int(j), float(gap[j])))
     # a sideways winning tile lies at one end of its run: it joins by its own length only the
