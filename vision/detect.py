@@ -614,7 +614,8 @@ def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
     """The finds, with those much smaller than their nearest finds judged one by one.  Such a
     find is grown to its neighbours' size about its centre: a real tile found too small (a
     dark face-down tile lights the net up less) then fits between its neighbours; a speck in
-    the gap between two sets overlaps them and is dropped."""
+    the gap between two sets overlaps them and is dropped.  Two small finds that are the halves
+    of one sideways tile are first joined into it (_halves_joined), or both would be dropped."""
     if len(quads) <= SPECK_NEIGHBOURS:
         return quads
     quads = _halves_joined(quads)
