@@ -350,3 +350,29 @@ def test_a_sideways_winning_tile_touching_its_run_does_not_join_the_set_beyond()
     groups = sorted(sorted(g.tiles) for s in layout.seats for g in s.groups)
     assert groups == [[0, 1, 2, 3], [4, 5, 6, 7]]
     assert layout.sideways == [False] * 4 + [True] + [False] * 3
+
+
+def test_a_sideways_winning_tile_ends_its_run_though_a_set_beyond_it_seems_to_touch():
+    """Seed 2024's table 71 at 2560x1920 as found: the left seat's winning 9s lies sideways at the
+    end of its concealed run, and an exposed kong of 2p follows.  The outlines take in the tiles'
+    sides, so the kong's first tile came out 0.40 of a tile width from the winning tile, under
+    TOUCH_GAP, and the kong was taken into the concealed run (15 tiles).  The winning tile ends
+    its run (LAYOUT.md): the side beyond the wider gap is a set of its own."""
+    import json
+    from pathlib import Path
+
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    data = json.loads((Path(__file__).parent / "data" / "sideways_end_quads.json").read_text())
+    layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]])
+    seat = {0: "E", 1: "S", 2: "W", 3: "N"}
+    found = {(seat[s.position], tuple(sorted(g.tiles))) for s in layout.seats for g in s.groups}
+    true: dict = {}
+    for k, q in enumerate(data["quads"]):
+        if q["group"] != "bonus":  # bonus tiles are told apart by their reading, not by the layout
+            true.setdefault((q["seat"], q["group"]), []).append(k)
+    north = {tuple(v) for (s, _), v in true.items() if s == "N"}
+    assert north <= {g for s, g in found if s == "N"}, "the left seat's groups are not its true sets"
+    winning = [k for k, s in enumerate(layout.sideways) if s]
+    assert len(winning) == 1 and data["quads"][winning[0]]["seat"] == "N"

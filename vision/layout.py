@@ -411,6 +411,8 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         # only the winning tile lies sideways (LAYOUT.md): a second find is an outline a little
         # big (a far tile's, or one merged with its shadow); the tile most unlike its run mates stays
         turned = {max(turned, key=lambda t: strength.get(t, 0.0))}
+    for t in turned:
+        _end_run_at(t, runs, rows, run_of, rc)
     # orient every tile for its seat and spot the sideways one
     sideways = [i in turned for i in range(len(quads))]
     # a quarter-turned tile's top, as its player sees it, points to the player's left
@@ -437,6 +439,36 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         _mark_concealed(groups, sideways)
         seats.append(SeatLayout(pos, groups))
     return TableLayout(seats, position, sideways, out_quads, float(np.degrees(rot)))
+
+
+def _end_run_at(t: int, runs: list[list[int]], rows: list[list[int]], run_of: np.ndarray,
+                corners: np.ndarray) -> None:
+    """The sideways winning tile t ends its run (LAYOUT.md): when it touches tiles on both of
+    its sides, the side beyond the wider gap is a set of its own, and becomes a run of the same
+    row (seed 2024's table 71 at 2560x1920: a winning 9s touched its run on one side and a kong
+    on the other, 0.40 of a tile width away as found, its outlines taking in the tiles' sides,
+    and the kong was taken into the concealed run).  `runs` and `rows` change in place."""
+    r = int(run_of[t])
+    members = runs[r]
+    if len(members) < 3:
+        return
+    pts = corners[members].mean(axis=1).astype(np.float64)
+    axis = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
+    ext = corners[members].astype(np.float64) @ axis  # each member's corners along the run
+    k = members.index(t)
+    lo, hi = ext.min(axis=1), ext.max(axis=1)
+    before = [m for m in range(len(members)) if hi[m] <= hi[k] and m != k and lo[m] < lo[k]]
+    after = [m for m in range(len(members)) if lo[m] >= lo[k] and m != k and hi[m] > hi[k]]
+    if not before or not after:
+        return
+    gap_before = lo[k] - max(hi[m] for m in before)
+    gap_after = min(lo[m] for m in after) - hi[k]
+    cut = after if gap_after > gap_before else before
+    beyond = [members[m] for m in cut]
+    runs[r] = [x for x in members if x not in beyond]
+    runs.append(beyond)
+    run_of[beyond] = len(runs) - 1
+    next(rr for rr in rows if r in rr).append(len(runs) - 1)
 
 
 def _cluster_centres(values: list[float], gap: float) -> list[float]:
