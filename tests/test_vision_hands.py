@@ -441,3 +441,55 @@ def test_a_seat_with_no_tiles_in_a_photo_of_several_is_named():
         "the right edge of the photo", "the left edge of the photo"]
     assert missing_seats({"E"}) == [] and missing_seats({"S"}, camera_seat="S") == []
     assert missing_seats({"E", "S", "W", "N"}) == []
+
+
+def test_flowers_at_the_end_of_a_full_hand_s_run_stay_flowers_when_another_seat_shows_the_winning_tile():
+    """Seed 99's table 80 at 1280x960: North, not the winner (South's winning tile lies sideways),
+    laid f2 and f6 just past the end of a full concealed run of 13, and they were found touching
+    it.  Read as the likeliest tiles that are no bonus tiles, they made North's hand 15 tiles; the
+    count says they are the flowers they were read as.  With no seat showing the winning tile,
+    North might be the winner one tile short: the first is read again as before, and with 14
+    tiles the hand is full, so the last stays a flower.  A flower amid the run is read again
+    either way, and first: it counts."""
+    from vision.hands import read_hands
+
+    codes = ["3m", "3m", "3m", "4m", "5m", "5p", "8p", "9p", "3s", "4s", "7s", "8s", "1z"]
+
+    def table(sideways_elsewhere: bool, middle_flower: bool = False):
+        south = [TileRead(c, 0.95, [(c, 0.95)]) for c in ["2m", "2m", "9m", "9m", "9m", "4z", "4z", "4z"]]
+        north = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+        if middle_flower:
+            north[6] = TileRead("f3", 0.5, [("f3", 0.5), ("8p", 0.3), ("f1", 0.1)])
+        north += [TileRead("f2", 0.4, [("f2", 0.4), ("f3", 0.2), ("5s", 0.05)]),
+                  TileRead("f6", 0.3, [("f6", 0.3), ("f2", 0.2), ("8p", 0.04)])]
+        reads = south + north
+        s, n = list(range(8)), list(range(8, len(reads)))
+        layout = TableLayout(seats=[SeatLayout(1, [Group(s, 0, concealed=True)]),
+                                    SeatLayout(3, [Group(n, 0, concealed=True)])],
+                             position=[1] * 8 + [3] * len(n), sideways=[False] * len(reads), quads=[],
+                             rotation=0.0)
+        layout.sideways[0] = sideways_elsewhere  # South's winning 2m, laid sideways
+        return repair_stray_bonus(layout, reads), [r.code for r in reads[8:]]
+
+    assert table(True) == ({}, codes + ["f2", "f6"])
+    changed, north = table(False)
+    assert changed == {21: "f2"} and north[-2:] == ["5s", "f6"]
+    changed, north = table(True, middle_flower=True)
+    assert changed == {14: "f3"} and north[6] == "8p" and north[-2:] == ["f2", "f6"]
+
+
+def test_a_misread_kong_does_not_make_the_winner_s_hand_look_full():
+    """Seed 7's table 29 at 1280x960: East won with four sets laid apart and a pair of 1s, one of
+    them the sideways winning tile and the other (a painted bird) read as f1.  The concealed kong
+    of 6z read as 5z 6z 6z 5z, no set, so it counted four tiles and the hand looked full without
+    the 1s.  Four tiles laid apart count three (a kong), and the f1 is read as 1s again."""
+    melds = [["6p", "7p", "8p"], ["9p", "9p", "9p"], ["7m", "7m", "7m"], ["5z", "6z", "6z", "5z"]]
+    reads = [TileRead("f1", 0.45, [("f1", 0.45), ("1s", 0.3), ("f5", 0.1)]), TileRead("1s", 0.9, [("1s", 0.9)])]
+    groups = [Group([0, 1], 0, concealed=True)]
+    for m in melds:
+        groups.append(Group(list(range(len(reads), len(reads) + len(m))), 0))
+        reads += [TileRead(c, 0.9, [(c, 0.9)]) for c in m]
+    sideways = [False] * len(reads)
+    sideways[1] = True  # the winning 1s
+    layout = TableLayout([SeatLayout(0, groups)], [0] * len(reads), sideways, [], 0.0)
+    assert repair_stray_bonus(layout, reads) == {0: "f1"} and reads[0].code == "1s"

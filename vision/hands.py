@@ -190,18 +190,29 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     is no bonus tile is taken however unlikely (as SHORT_RATIO does for groups laid apart; a
     painted 1-bamboo at the end of a run read as a flower).  Tiles read as bonus tiles only at
     the ends of a group laid apart that reads as sets stay: flowers laid close to a set were
-    found touching it.  `reads` are corrected in place; returns {tile index: what it was read
-    as} for the warnings."""
+    found touching it.  So do those at the ends of the concealed run while the seat's hand is
+    full without them (_full_hand): flowers laid close to the run's end.  `reads` are corrected
+    in place; returns {tile index: what it was read as} for the warnings."""
     changed: dict[int, str] = {}
-    for seat_layout in layout.seats:
-        held = sum(_group_counts(seat_layout, reads))
+    winners = [_shows_winning_tile(sl, layout) for sl in layout.seats]
+    for seat_layout, wins in zip(layout.seats, winners):
+        full = _full_hand(wins, any(winners))
+        counts = _group_counts(seat_layout, reads)
+        held = sum(counts)
+        # four tiles laid apart are a kong, though misread (its face-down ends read as two
+        # tiles alike): they count three, so a misread set never makes a hand look full
+        sure = held - sum(max(0, c - 3) for g, c in zip(seat_layout.groups, counts)
+                          if not g.concealed and len(g.tiles) == 4)
         for g in seat_layout.groups:
             bonus = [t for t in g.tiles if reads[t].code in BONUS]
             if not bonus or 2 * len(bonus) >= len(g.tiles) and not (g.concealed and len(bonus) < len(g.tiles)):
                 continue
             if not g.concealed and _beside_sets(g.tiles, reads):
                 continue  # flowers laid close to a set's end: they lie apart from it after all
-            for t in bonus:
+            ends = _bonus_at_ends(g.tiles, reads) if g.concealed else []
+            for t in sorted(bonus, key=lambda t: t in ends):  # those amid the run first: they count
+                if t in ends and sure >= full:
+                    continue
                 short = g.concealed and held < 13
                 alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
                             if c not in BONUS and (p >= REPAIR_MIN_P or short and c != BACK)), None)
@@ -209,7 +220,29 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
                     changed[t] = reads[t].code
                     reads[t] = TileRead(alt[0], float(alt[1]), reads[t].candidates)
                     held += g.concealed
+                    sure += g.concealed
     return changed
+
+
+def _shows_winning_tile(seat_layout, layout: TableLayout) -> bool:
+    """Whether the seat's concealed run holds a tile laid sideways: the winning tile (LAYOUT.md)."""
+    return any(layout.sideways[t] for g in seat_layout.groups if g.concealed for t in g.tiles)
+
+
+def _full_hand(wins: bool, winner_shown: bool) -> int:
+    """The most tiles a seat's hand may hold besides bonus tiles and each kong's fourth: 14 for
+    the winner, 13 for a seat another seat's sideways winning tile shows not to be the winner,
+    14 when no seat shows one (any seat may have won)."""
+    return 13 if winner_shown and not wins else 14
+
+
+def _bonus_at_ends(tiles: list[int], reads: list[TileRead]) -> list[int]:
+    """The tiles read as flowers or seasons at either end of a run (left to right), up to the
+    first that is not."""
+    codes = [reads[t].code in BONUS for t in tiles]
+    k = next((i for i, b in enumerate(codes) if not b), len(codes))
+    m = next((i for i, b in enumerate(reversed(codes)) if not b), len(codes))
+    return tiles[:k] + tiles[len(tiles) - m:] if k < len(tiles) else list(tiles)
 
 
 def _beside_sets(tiles: list[int], reads: list[TileRead]) -> bool:
@@ -436,7 +469,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         k = 0
         stray = []
         held_now = sum(_group_counts(seat_layout, reads))
-        wins = any(layout.sideways[t] for g in seat_layout.groups if g.concealed for t in g.tiles)
+        wins = _shows_winning_tile(seat_layout, layout)
         for g in seat_layout.groups:
             tiles = [t for t in g.tiles if reads[t].code not in BONUS]
             for t in g.tiles:
