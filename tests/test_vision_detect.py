@@ -259,6 +259,32 @@ def test_a_sideways_tile_found_as_two_halves_is_one_tile():
     assert _halves_joined(separate) == separate
 
 
+def test_halves_of_a_sideways_tile_over_the_speck_size_are_joined_too():
+    """Seed 2024's table 30 at 2000x1500: North's winning 4p, laid sideways, lit up as two halves
+    of 0.63 and 0.68 of their neighbours' area (over SPECK_AREA, so not specks), each read as 2p:
+    a hand with one tile too many and no winning tile.  Tiles found whole were never under 0.69
+    of their neighbours' area, so halves are looked for under that (HALVES_SMALL).  The finds as
+    they came: the two halves and their nearest tiles."""
+    from vision.detect import _halves_joined
+    from vision.quad import TileQuad
+
+    halves = [[[555.6, 554.8], [560.9, 523.3], [598.3, 529.5], [593.1, 561.0]],
+              [[562.5, 527.0], [568.8, 495.7], [606.0, 503.2], [599.7, 534.5]]]
+    row = [[[633.3, 469.1], [626.4, 503.5], [572.8, 492.8], [579.7, 458.4]],
+           [[598.3, 588.2], [591.5, 622.6], [537.9, 611.9], [544.8, 577.5]],
+           [[640.5, 436.9], [635.2, 468.4], [584.6, 459.9], [589.8, 428.5]],
+           [[587.5, 622.6], [580.5, 657.7], [526.9, 647.0], [533.9, 611.9]],
+           [[649.9, 404.6], [644.7, 436.0], [594.0, 427.6], [599.3, 396.1]],
+           [[578.5, 657.7], [571.7, 695.1], [515.4, 684.9], [522.2, 647.5]],
+           [[659.0, 371.7], [655.2, 402.1], [603.0, 395.5], [606.8, 365.2]]]
+    quads = [TileQuad(np.array(c, np.float32)) for c in row + halves]
+    kept = _halves_joined(quads)
+    assert len(kept) == len(row) + 1
+    tile = kept[-1]
+    assert np.hypot(*(tile.center - [580.5, 528.5])) < 3
+    assert 55 < max(tile.width, tile.height) < 70 and 35 < min(tile.width, tile.height) < 45
+
+
 def test_a_closer_look_is_believed_over_the_specks_that_sent_for_it(monkeypatch):
     """Seed 2024's table 40 at 1600x1200: one player's 16 tiles on a pale checkerboard.  The
     first look (at 0.4) found 18 specks 4-7 pixels wide in the checkerboard and 5 tiles; a

@@ -76,6 +76,10 @@ SPECK_NEIGHBOURS = 6
 HALVES_AREA = (0.7, 1.5)
 HALVES_ASPECT = 0.4
 HALVES_FILL = 0.75
+#: a find is small enough to be such a half under this fraction of its neighbours' median area:
+#: tiles found whole were never under 0.69 (SPECK_AREA's measurement); a sideways 4p at
+#: 2000x1500 (seed 2024's table 30) lit up as two halves of 0.63 and 0.68, over SPECK_AREA
+HALVES_SMALL = 0.69
 
 
 def _resized(img: np.ndarray, scale: float) -> np.ndarray:
@@ -642,17 +646,18 @@ def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
 
 
 def _halves_joined(quads: list[TileQuad]) -> list[TileQuad]:
-    """The finds, with each pair of small finds that are nearest to each other and together make
-    one tile's rectangle (HALVES_AREA, HALVES_ASPECT, HALVES_FILL) joined into that tile.  The
-    case: seed 7's table 61 at 1280x960, a sideways winning tile at the end of a far row found
-    as two squarish halves, each then dropped as a speck."""
+    """The finds, with each pair of small finds (HALVES_SMALL) that are nearest to each other and
+    together make one tile's rectangle (HALVES_AREA, HALVES_ASPECT, HALVES_FILL) joined into that
+    tile.  The cases: seed 7's table 61 at 1280x960, a sideways winning tile at the end of a far
+    row found as two squarish halves, each then dropped as a speck; seed 2024's table 30 at
+    2000x1500, a sideways 4p found as two halves read as 2p each."""
     centres = np.array([q.center for q in quads])
     areas = np.array([q.width * q.height for q in quads])
     d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     np.fill_diagonal(d, np.inf)
     near = np.argsort(d, axis=1)[:, :SPECK_NEIGHBOURS]
     ref = np.array([np.median(areas[n]) for n in near])
-    small = areas < SPECK_AREA * ref
+    small = areas < HALVES_SMALL * ref
     nearest = np.argmin(d, axis=1)
     joined, gone = [], set()
     for i in np.nonzero(small)[0]:
