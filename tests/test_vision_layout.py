@@ -376,3 +376,23 @@ def test_a_sideways_winning_tile_ends_its_run_though_a_set_beyond_it_seems_to_to
     assert north <= {g for s, g in found if s == "N"}, "the left seat's groups are not its true sets"
     winning = [k for k, s in enumerate(layout.sideways) if s]
     assert len(winning) == 1 and data["quads"][winning[0]]["seat"] == "N"
+
+
+def test_a_lone_nearly_square_tile_past_a_far_row_s_end_joins_that_row_s_seat():
+    """Seed 2024's table 3 at 2000x1500 as found: West's f3 lies by itself past the end of the
+    far row, whose tiles, foreshortened, come out 40 x 40.  The f3 came out 33 x 40 (0.82), read
+    across the row, and went to North's second row.  Nearly square as the layout has it
+    elsewhere (down to ROW_SQUARE beside a nearly square tile), it joins its nearest tile's
+    seat."""
+    import json
+    from pathlib import Path
+
+    from vision.layout import group_tiles
+    from vision.quad import TileQuad
+
+    data = json.loads((Path(__file__).parent / "data" / "lone_corner_tile_quads.json").read_text())
+    layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]])
+    seat = {0: "E", 1: "S", 2: "W", 3: "N"}
+    got = {t: seat[s.position] for s in layout.seats for g in s.groups for t in g.tiles}
+    wrong = [(k, got.get(k), q["seat"]) for k, q in enumerate(data["quads"]) if got.get(k) != q["seat"]]
+    assert not wrong, f"tiles in the wrong seat (index, found, true): {wrong}"

@@ -370,13 +370,19 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         for t in tiles:
             position[t] = position_of_row[ri]
     # a lone, nearly square tile (far away in a steep photo) may have been read across: it
-    # belongs with the nearest tile
+    # belongs with the nearest tile.  Nearly square as _settle_widths has it: NEAR_SQUARE, or
+    # down to ROW_SQUARE beside a nearly square tile (seed 2024's table 3 at 2000x1500: West's
+    # f3 past the far row's end, 0.82, its row mates 40 x 40, went to North's second row)
     row_index = {t: ri for ri, tiles in enumerate(row_tiles) for t in tiles}
+    square = np.minimum(w, h) / np.maximum(w, h)
     for i in range(len(quads)):
-        if len(row_tiles[row_index[i]]) == 1 and w[i] > 0.85 * h[i] and len(quads) > 1:
-            d = np.linalg.norm(centers - centers[i], axis=1)
-            d[i] = np.inf
-            position[i] = position[int(np.argmin(d))]
+        if len(row_tiles[row_index[i]]) > 1 or len(quads) < 2:
+            continue
+        d = np.linalg.norm(centers - centers[i], axis=1)
+        d[i] = np.inf
+        j = int(np.argmin(d))
+        if w[i] > NEAR_SQUARE * h[i] or (w[i] > ROW_SQUARE * h[i] and square[j] >= NEAR_SQUARE):
+            position[i] = position[j]
             position_of_row[row_index[i]] = position[i]
     # a tile much longer along its run than its run mates, and shaped so against them, lies
     # sideways (perspective shortens the whole run alike, so this holds where a tile's own
