@@ -13,6 +13,8 @@ from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, ma
 from scoring import score_table
 from vision import build_case, recognize
 from vision.hands import _meld
+from vision.layout import group_tiles
+from vision.quad import TileQuad
 
 SIZE = (1024, 768)
 
@@ -396,3 +398,31 @@ def test_a_lone_nearly_square_tile_past_a_far_row_s_end_joins_that_row_s_seat():
     got = {t: seat[s.position] for s in layout.seats for g in s.groups for t in g.tiles}
     wrong = [(k, got.get(k), q["seat"]) for k, q in enumerate(data["quads"]) if got.get(k) != q["seat"]]
     assert not wrong, f"tiles in the wrong seat (index, found, true): {wrong}"
+
+
+def test_the_box_where_a_missing_seat_must_lie_spans_between_its_neighbours_rows():
+    """Three seats of a square table laid out by quads: the missing top seat's box lies past the
+    side rows' far ends, between the two rows; with all four seats, or two, or three of which
+    one holds too few tiles to be a player's, there is none."""
+    from vision.layout import missing_seat_box
+
+    def row(x0, y0, dx, dy, n, w=20, h=28):
+        quads = []
+        for k in range(n):
+            cx, cy = x0 + dx * k, y0 + dy * k
+            a, b = (w / 2, h / 2) if dx else (h / 2, w / 2)
+            quads.append(TileQuad(np.array([[cx - a, cy - b], [cx + a, cy - b], [cx + a, cy + b],
+                                            [cx - a, cy + b]], np.float32)))
+        return quads
+
+    bottom, top = row(200, 700, 21, 0, 14), row(200, 100, 21, 0, 14)
+    left, right = row(120, 200, 0, 21, 14), row(560, 200, 0, 21, 14)
+    box, tile_w = missing_seat_box(group_tiles(bottom + left + right), (800, 700))
+    x0, y0, x1, y1 = box
+    assert tile_w == pytest.approx(20, abs=1)
+    assert x0 <= 200 - 10 and x1 >= 200 + 21 * 13 + 10  # the whole row's length between the sides
+    assert y0 <= 100 - 14 and y1 >= 100 + 14  # the top row's depth, past the side rows' ends (200)
+    assert missing_seat_box(group_tiles(bottom + top + left + right), (800, 700)) is None
+    assert missing_seat_box(group_tiles(bottom + top), (800, 700)) is None
+    # three "seats" of a few finds each are no table (false finds in a photo of no tiles)
+    assert missing_seat_box(group_tiles(bottom + left[:3] + right[:2]), (800, 700)) is None

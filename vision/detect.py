@@ -463,6 +463,26 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
     return quads + _holes(pyr, quads)
 
 
+def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
+                  localizer=None) -> list[TileQuad]:
+    """Tiles in one box of the photo that find_tile_quads did not find: a look at the box at the
+    size that brings tiles `tile_w` pixels wide to TILE_W_TARGET, grown where it finds a tile at
+    the box's edge, as the closer looks are.  Finds over a `known` tile are dropped; the rest face
+    the tests the closer looks' finds face (specks, gaps, cloth).  For a seat whose row the
+    first look did not mark at all (`vision.layout.missing_seat_box`)."""
+    loc = localizer or default_localizer()
+    h, w = img.shape[:2]
+    pyr = _Pyramid(img)
+    scale = min(TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
+    found = _without_specks(_look_in(loc, pyr, scale, [list(box)]))
+    found = [q for q in found if not any(_same_tile(q, k) or _overlap(q, k) > 0.3 * q.width * q.height
+                                         for k in known)]
+    if not found:
+        return []
+    kept = {id(q) for q in _without_cloth(pyr, _without_gap_fills(pyr, list(known) + found))}
+    return [q for q in found if id(q) in kept]
+
+
 def _holes(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:
     """Tiles missed between two finds of one row (vision.holes), judged at a size where tiles
     are at least TILE_W_TARGET pixels wide, less those the cloth test takes for cloth: a pale

@@ -506,3 +506,51 @@ def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
     long_runs = [g for g in odd if len(g.tiles) >= 5]
     pick = long_runs[0] if long_runs else max(odd, key=lambda g: len(g.tiles)) if odd else nearest[0]
     pick.concealed = True
+
+
+#: where a seat no tile was found for should lie, when the three others were found: its row
+#: runs between the ends of its two neighbours' rows nearest it, from this many of their tile
+#: widths inside those ends to this many beyond them (a far row lies past the side rows' ends;
+#: under a steep tilt its tiles are a third narrower still)
+MISSING_ROW_REACH = (2.0, 6.0)
+#: and reaches this many tile widths past the neighbours' rows along its own line
+MISSING_ROW_SIDE = 1.0
+#: every seat holds 13 tiles or more; three "seats" found with fewer than this in any one are
+#: taken for no table (a hust-riichi photo of no tiles: false finds in seats of 11, 2 and 1)
+MISSING_SEAT_MIN_TILES = 8
+
+
+def missing_seat_box(layout: TableLayout, image_shape: tuple) -> tuple[list[int], float] | None:
+    """The box (x0, y0, x1, y1, photo pixels) where the one seat missing from a layout of three
+    should lie, and the width of its neighbours' tiles nearest it; None unless exactly one seat
+    is missing and each seat found holds MISSING_SEAT_MIN_TILES, or when the box falls outside
+    the photo.  A far seat whose tiles were specks at the detector's first look (a checked
+    cloth hid them) is then looked for there (`vision.detect.find_tiles_in`)."""
+    present = {s.position for s in layout.seats}
+    if len(present) != 3 or any(sum(len(g.tiles) for g in s.groups) < MISSING_SEAT_MIN_TILES
+                                for s in layout.seats):
+        return None
+    missing = ({0, 1, 2, 3} - present).pop()
+    rot = np.radians(layout.rotation)
+    corners = _rotate(np.stack([q.corners for q in layout.quads]).astype(np.float64), -rot)
+    centres = corners.mean(axis=1)
+    widths, _ = _sizes(corners)
+    out, along = -UP[missing], RIGHT[missing]  # towards the missing seat, along its row
+    sides = [i for i, p in enumerate(layout.position) if p in ((missing + 1) % 4, (missing + 3) % 4)]
+    if len(sides) < 2:
+        return None
+    reach = centres[sides] @ out
+    nearest = np.argsort(-reach)[:4]  # the neighbours' tiles nearest the missing seat
+    tile_w = float(np.median(widths[sides][nearest]))
+    edge = float(np.max(reach))
+    lo, hi = edge - MISSING_ROW_REACH[0] * tile_w, edge + MISSING_ROW_REACH[1] * tile_w
+    span = centres[sides] @ along
+    a0, a1 = float(span.min()) - MISSING_ROW_SIDE * tile_w, float(span.max()) + MISSING_ROW_SIDE * tile_w
+    box = np.array([out * o + along * a for o in (lo, hi) for a in (a0, a1)])
+    box = _rotate(box, rot)
+    h, w = image_shape[:2]
+    x0, y0 = np.clip(box.min(axis=0), 0, [w, h])
+    x1, y1 = np.clip(box.max(axis=0), 0, [w, h])
+    if x1 - x0 < 2 * tile_w or y1 - y0 < 2 * tile_w:
+        return None
+    return [int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))], tile_w

@@ -1,4 +1,5 @@
-"""Photo in, table out: load -> find tiles -> group into seats and sets -> upright crops ->
+"""Photo in, table out: load -> find tiles -> group into seats and sets (-> the one seat missing
+from three looked for where its row must lie, the table grouped again) -> upright crops ->
 classify (-> a concealed kong's missed backs put back, the table grouped again) -> hands.  Each
 step lives in its own module; this one only wires them together."""
 
@@ -11,11 +12,11 @@ from pathlib import Path
 import numpy as np
 
 from scoring.tiles import BONUS
-from vision.detect import FIRST_LOOK, find_tile_quads
+from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles_in
 from vision.hands import TileRead, read_hands
 from vision.io import ImageError, start_photo
 from vision.kong_ends import missed_kong_ends
-from vision.layout import group_tiles
+from vision.layout import group_tiles, missing_seat_box
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
 
@@ -105,8 +106,14 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t1 = time.perf_counter()
     quads = find_tile_quads(photo, localizer)
     img, scale = photo.result(), photo.scale
-    t2 = time.perf_counter()
     layout = group_tiles(quads)
+    missing = missing_seat_box(layout, img.shape)
+    if missing:  # three seats found: the fourth's row may be one the first look did not see
+        more = find_tiles_in(img, *missing, quads, localizer)
+        if more:
+            quads = quads + more
+            layout = group_tiles(quads)
+    t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()
     clf = classifier or (_classifier() if crops else None)
