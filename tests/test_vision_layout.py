@@ -13,7 +13,7 @@ from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, ma
 from scoring import score_table
 from vision import build_case, recognize
 from vision.hands import _meld
-from vision.layout import group_tiles
+from vision.layout import group_tiles, missing_seat_box
 from vision.quad import TileQuad
 
 SIZE = (1024, 768)
@@ -98,9 +98,6 @@ def test_far_row_of_nearly_square_outlines_stays_one_run():
     """A steep photo's far row: tiles look almost square and some found outlines come out a few
     pixels wide (26.8 x 21.9: judged by shape alone, turned a quarter).  Every tile still takes
     the row's direction from its neighbours, so the row stays one run of one seat."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     quads = []
     for k in range(10):
         w, h = (26.8, 21.9) if k in (3, 7) else (24.4, 21.9)
@@ -121,9 +118,6 @@ def test_foreshortened_far_row_stays_with_its_seat():
     import json
     from pathlib import Path
 
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     data = json.loads((Path(__file__).parent / "data" / "steep_corner_quads.json").read_text())
     quads = [TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]]
     layout = group_tiles(quads)
@@ -137,9 +131,6 @@ def test_a_squarish_sideways_tile_beside_elongated_run_mates_stays_sideways():
     """A side seat's winning tile laid sideways can look almost square (36 x 29.5, only 1.13
     times as long along the run as its mates, as found on a synthetic table) while its run
     mates stay clearly upright (31.9 x 44): it keeps its own shape and is read sideways."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     def box(x0, w, h):
         return TileQuad(np.array([[x0, 100 - h], [x0 + w, 100 - h], [x0 + w, 100], [x0, 100]], np.float32))
 
@@ -154,9 +145,6 @@ def test_a_turned_winning_tile_beside_skewed_outlines_stays_sideways():
     come out as axis-aligned boxes round skewed faces (190 x 210, too long along the run), so the
     winning 1p lying sideways at the run's end (232 x 170) is only 1.34 times as long along the
     run as they are, shaped so against them: it stays sideways and is the winning tile."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     found = [[[720, 1246], [911, 1278], [878, 1479], [687, 1447]], [[878, 1470], [905, 1278], [1097, 1305], [1070, 1497]],
              [[1061, 1495], [1089, 1300], [1284, 1328], [1256, 1523]], [[1261, 1526], [1261, 1336], [1451, 1336], [1451, 1526]],
              [[1449, 1551], [1449, 1361], [1639, 1361], [1639, 1551]], [[1636, 1576], [1636, 1386], [1826, 1386], [1826, 1576]],
@@ -177,9 +165,6 @@ def test_a_winning_tile_beside_a_slanted_rows_boxes_stays_sideways():
     view (about 120 x 66) and come out as upright boxes round skewed faces; the winning 2m at
     the run's end lies turned against them, almost square to the camera (107 x 97), only 1.34
     times as long along the run as they are, shaped so.  It is the sideways tile."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     found = [[[975, 492], [975, 557], [856, 557], [856, 492]], [[964, 562], [964, 627], [835, 627], [835, 562]],
              [[949, 633], [949, 698], [831, 698], [831, 633]], [[939, 701], [939, 776], [810, 776], [810, 701]],
              [[902, 779], [902, 876], [795, 876], [795, 779]]]  # the last: the winning tile
@@ -191,9 +176,6 @@ def test_a_winning_tile_in_a_slanted_side_run_at_1280_stays_sideways():
     """Seed 99's table 137 at 1280x960, the left seat as found: the slanted run's boxes come out
     28.7 pixels along the run for faces 21 long, and the winning 4s, 29 long, comes out 32.6: only
     1.14 times its run mates (1.18 was asked before), though shaped 1.41 times as sideways."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     found = [[[304.8, 464.4], [304.8, 490.1], [267.6, 490.1], [267.6, 464.4]],
              [[340.5, 240.3], [340.5, 261.9], [306.8, 261.9], [306.8, 240.3]],
              [[295.5, 518.5], [295.5, 544.1], [256.0, 544.1], [256.0, 518.5]],
@@ -218,9 +200,6 @@ def test_a_winning_tile_a_little_apart_from_a_side_seats_run_joins_it():
     9p's outline came out short, 34 pixels (0.47 of a run tile's width) from its run mate.  It
     lies across the run's line with no tile of its own orientation along it, so it joins that
     run as its sideways tile, not the far seat's row at the top, whose tiles it is turned like."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     left = [[[865, 916], [865, 988], [758, 988], [758, 916]], [[858, 994], [858, 1066], [751, 1066], [751, 994]],
             [[851, 1079], [851, 1151], [744, 1151], [744, 1079]], [[844, 1154], [844, 1238], [737, 1238], [737, 1154]],
             [[837, 1241], [837, 1313], [729, 1313], [729, 1241]],
@@ -242,9 +221,6 @@ def test_only_the_most_sideways_looking_tile_lies_sideways():
     pass the sideways test; the clearly turned winning tile at the end of the concealed run
     (36 x 29.5) stays sideways, the set's tile does not, and the set does not become the
     concealed run (a synthetic table of seed 99 read a pung's tile so)."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     def box(x0, w, h):
         return TileQuad(np.array([[x0, 100 - h], [x0 + w, 100 - h], [x0 + w, 100], [x0, 100]], np.float32))
 
@@ -261,9 +237,6 @@ def test_only_the_most_sideways_looking_tile_lies_sideways():
 def test_concealed_run_is_the_first_long_run_not_the_longest():
     """Seven concealed tiles, then a kong and a pung with a flower touching them (found outlines
     a little big close the gaps): the eight-tile run further right is not the concealed one."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     def tile(x0):
         return TileQuad(np.array([[x0, 60], [x0 + 24, 60], [x0 + 24, 94], [x0, 94]], np.float32))
 
@@ -279,9 +252,6 @@ def test_a_run_tile_found_too_long_does_not_close_the_gap_to_the_next_set():
     came out 32 pixels along the run against its mates' 23, so the gap to the kong after it
     measured 0.36 of that tile's own length, under the touching limit, and the kong joined the
     concealed run.  Measured against the shorter of the two tiles it is a gap."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     run = [[[318, y], [318, y + 23], [286, y + 23], [286, y]] for y in range(317 - 5 * 24, 317, 24)]
     run += [[[318, 317], [318, 340], [286, 340], [286, 317]],  # 2s
             [[286, 342], [317, 342], [317, 374], [286, 374]]]  # 8s, found too long along the run
@@ -297,9 +267,6 @@ def test_a_sideways_winning_tile_found_a_little_apart_still_joins_its_run():
     box 29 pixels (0.57 of a run tile's length along the run) after its mate.  It is longer along
     the run than its mates but shorter across it, as a sideways tile is, so the gap is measured in
     its own length and it stays the end of the concealed run."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     run = [[[983, 642], [983, 693], [874, 693], [874, 642]], [[974, 700], [974, 765], [865, 765], [865, 700]],
            [[960, 770], [960, 829], [858, 829], [858, 770]], [[957, 841], [957, 892], [848, 892], [848, 841]],
            [[836, 1002], [836, 922], [917, 922], [917, 1002]]]  # the winning 7s
@@ -314,9 +281,6 @@ def test_a_far_row_tile_found_too_long_between_its_set_mates_stays_in_their_set(
     (34 x 25, longer along the row than across it), so by its shape it lay turned across the
     row and the set fell apart into 6s 7s and 8s.  It touches a nearly square tile on each side
     along its long side: it lies in their row, and the set stays whole."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     found = [[[586, 80], [586, 108], [555, 108], [555, 80]], [[616, 84], [616, 109], [582, 109], [582, 84]],
              [[609, 112], [614, 83], [642, 88], [638, 117]],  # the set 8s 7s 6s (the middle one too long)
              [[699, 93], [695, 120], [665, 117], [668, 90]], [[723, 95], [723, 120], [695, 120], [695, 95]],
@@ -337,9 +301,6 @@ def test_a_sideways_winning_tile_touching_its_run_does_not_join_the_set_beyond()
     kong's tile width but only 0.40 of the sideways tile's length, and measured so it was
     touching: the kong was read as part of the concealed run.  A sideways tile joins by its own
     length only its nearest tile, and none once it touches its run by the usual measure."""
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     found = [[[1872.2, 449.7], [1878.3, 486.5], [1810.6, 497.8], [1804.4, 460.9]],
              [[1882.8, 486.5], [1888.2, 524.6], [1821.0, 534.2], [1815.5, 496.1]],
              [[1894.7, 527.6], [1898.0, 567.1], [1832.4, 572.5], [1829.1, 533.0]],
@@ -362,9 +323,6 @@ def test_a_sideways_winning_tile_ends_its_run_though_a_set_beyond_it_seems_to_to
     its run (LAYOUT.md): the side beyond the wider gap is a set of its own."""
     import json
     from pathlib import Path
-
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
 
     data = json.loads((Path(__file__).parent / "data" / "sideways_end_quads.json").read_text())
     layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]])
@@ -389,9 +347,6 @@ def test_a_lone_nearly_square_tile_past_a_far_row_s_end_joins_that_row_s_seat():
     import json
     from pathlib import Path
 
-    from vision.layout import group_tiles
-    from vision.quad import TileQuad
-
     data = json.loads((Path(__file__).parent / "data" / "lone_corner_tile_quads.json").read_text())
     layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]])
     seat = {0: "E", 1: "S", 2: "W", 3: "N"}
@@ -404,8 +359,6 @@ def test_the_box_where_a_missing_seat_must_lie_spans_between_its_neighbours_rows
     """Three seats of a square table laid out by quads: the missing top seat's box lies past the
     side rows' far ends, between the two rows; with all four seats, or two, or three of which
     one holds too few tiles to be a player's, there is none."""
-    from vision.layout import missing_seat_box
-
     def row(x0, y0, dx, dy, n, w=20, h=28):
         quads = []
         for k in range(n):
