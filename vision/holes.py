@@ -27,7 +27,7 @@ HOLE_SIZE_RATIO = 1.25
 HOLE_MIN_ASPECT = 1.15
 #: the hole is a face like its neighbours': at least FACE_SHARE of its inside within FACE_LIKE
 #: (Lab distance) of their faces' colour (the gap between two bonus tiles, cloth and the near
-#: tile's side, has some pixels of about that colour, not most).  Over 1,060 synthetic tables
+#: tile's side, has some pixels of about that colour, not most).  Over 960 synthetic tables
 #: (seeds 7, 31 and 2024 at 12 MP, 2024 and 99 at 1280x960, held-out art; 260 procedural) the
 #: filler put back 3 true tiles, at 83-100%, and one gap, at 64%: a side seat's column where
 #: the near tile's side and a pale cloth both lie within FACE_LIKE of the faces (0.6 until then)
