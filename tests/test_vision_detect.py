@@ -347,3 +347,26 @@ def test_a_seat_the_first_looks_missed_is_looked_for_where_its_row_must_lie(monk
     recall, extra = _recall([t["box"] for t in west], [t.quad.box for t in found])
     assert recall == 1.0 and extra == 0, (recall, extra)
     assert not any("no tiles of West" in w for w in rec.warnings)
+
+
+def test_a_set_the_first_looks_missed_is_looked_for_along_its_seats_row(monkeypatch):
+    """A set lying a gap past the rest of a seat's row on a checked cloth can come out of every
+    look as nothing (seed 7's table 19 at 4000x3000 in benchmarks/recognition.py: North's
+    chow of 789p, beyond its kong).  A seat holds 13 tiles at least, so a seat found with
+    fewer is looked along, past both ends of its row: the detector misses West's exposed set
+    here on purpose, and the recognizer's look along West's row finds every one of its tiles."""
+    import importlib
+
+    recognize_module = importlib.import_module("vision.recognize")
+    table = make_table(np.random.default_rng(21), (2400, 1800), single=False, tilt=20, rotate=5)
+    west = [t for t in table.tiles if t["seat"] == "W"]
+    dropped = [t for t in west if t["group"] == "meld-1"]
+    assert len(dropped) >= 3
+    hidden = [np.mean(np.array(t["quad"]), axis=0) for t in dropped]
+    real = recognize_module.find_tile_quads
+    monkeypatch.setattr(recognize_module, "find_tile_quads", lambda photo, localizer=None: [
+        q for q in real(photo, localizer) if min(np.linalg.norm(q.center - c) for c in hidden) > 10])
+    rec = recognize(table.image, classifier=TruthClassifier(table.tiles))
+    found = [t for t in rec.tiles if t.seat == "W"]
+    recall, extra = _recall([t["box"] for t in west], [t.quad.box for t in found])
+    assert recall == 1.0 and extra == 0, (recall, extra)

@@ -13,7 +13,7 @@ from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, ma
 from scoring import score_table
 from vision import build_case, recognize
 from vision.hands import _meld
-from vision.layout import group_tiles, missing_seat_box
+from vision.layout import group_tiles, missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 
 SIZE = (1024, 768)
@@ -379,3 +379,33 @@ def test_the_box_where_a_missing_seat_must_lie_spans_between_its_neighbours_rows
     assert missing_seat_box(group_tiles(bottom + top), (800, 700)) is None
     # three "seats" of a few finds each are no table (false finds in a photo of no tiles)
     assert missing_seat_box(group_tiles(bottom + left[:3] + right[:2]), (800, 700)) is None
+
+
+def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
+    """Four seats of a square table laid out by quads, the top one with 9 tiles: its box runs
+    along the top row past both ends, with room for the four missing tiles and a gap, and no
+    further across than a tile width beyond the row; full seats get none, and neither does a
+    photo of one player's tiles (one seat) or of seats holding a few tiles each."""
+    def row(x0, y0, dx, dy, n, w=20, h=28):
+        quads = []
+        for k in range(n):
+            cx, cy = x0 + dx * k, y0 + dy * k
+            a, b = (w / 2, h / 2) if dx else (h / 2, w / 2)
+            quads.append(TileQuad(np.array([[cx - a, cy - b], [cx + a, cy - b], [cx + a, cy + b],
+                                            [cx - a, cy + b]], np.float32)))
+        return quads
+
+    bottom, top = row(200, 700, 21, 0, 14), row(300, 100, 21, 0, 9)
+    left, right = row(120, 200, 0, 21, 14), row(560, 200, 0, 21, 14)
+    boxes = short_seat_boxes(group_tiles(bottom + top + left + right), (800, 700))
+    assert len(boxes) == 1
+    (x0, y0, x1, y1), tile_w = boxes[0]
+    assert tile_w == pytest.approx(20, abs=1)
+    room = (13 - 9 + 2) * 20
+    assert x0 == pytest.approx(300 - 10 - room, abs=2) and x1 == pytest.approx(300 + 21 * 8 + 10 + room, abs=2)
+    assert y0 == pytest.approx(100 - 14 - 20, abs=2) and y1 == pytest.approx(100 + 14 + 20, abs=2)
+    assert short_seat_boxes(group_tiles(bottom + row(200, 100, 21, 0, 14) + left + right), (800, 700)) == []
+    assert short_seat_boxes(group_tiles(row(200, 700, 21, 0, 9)), (800, 700)) == []
+    # seats of a few finds each are no table (false finds in a photo of no tiles)
+    assert short_seat_boxes(group_tiles(bottom + top + left[:3] + right[:2]), (800, 700)) == []
+

@@ -554,3 +554,52 @@ def missing_seat_box(layout: TableLayout, image_shape: tuple) -> tuple[list[int]
     if x1 - x0 < 2 * tile_w or y1 - y0 < 2 * tile_w:
         return None
     return [int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))], tile_w
+
+
+#: a seat's row holds at least this many tiles (13, each kong's fourth besides, bonus tiles).
+#: Looking along short seats' rows, held-out art in benchmarks/recognition.py's tables: 100 at
+#: 4000x3000 seed 7, seat and group / scores right 95/93 -> 97/94 (tables 19 and 46 found
+#: whole, table 6 46 -> 51 of 53 tiles), seed 31's table 34 52 -> 55 of 56, 2560x1920 97/97 ->
+#: 98/97; the other sets and hust-riichi's 21 false finds unchanged (27 without the guard of
+#: MISSING_SEAT_MIN_TILES: a photo of no tiles).  Not for one player's tiles alone: along a
+#: lone seat's row on a checked cloth (seed 2024's table 40 at 1600x1200) it found 118 squares.
+FULL_SEAT = 13
+#: a short seat's row is looked along this many tile widths past room for its missing tiles,
+#: at each end (a missed set may lie a gap beyond the last tile found)
+SHORT_ROW_EXTRA = 2.0
+#: and this many tile widths across, beyond its tiles
+SHORT_ROW_ACROSS = 1.0
+
+
+def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list[int], float]]:
+    """Boxes (x0, y0, x1, y1, photo pixels) along the row of each seat found with fewer than
+    FULL_SEAT tiles, on a table of three or four seats each holding MISSING_SEAT_MIN_TILES
+    (false finds in a photo of no tiles make no table), and that seat's tile width.  A set the
+    first look did not mark (a checked cloth hid it) lies in line with the seat's other tiles,
+    past either end; `vision.detect.find_tiles_in` looks there."""
+    if len(layout.seats) < 3 or any(sum(len(g.tiles) for g in s.groups) < MISSING_SEAT_MIN_TILES
+                                    for s in layout.seats):
+        return []
+    rot = np.radians(layout.rotation)
+    corners = _rotate(np.stack([q.corners for q in layout.quads]).astype(np.float64), -rot)
+    widths, _ = _sizes(corners)
+    position = np.array(layout.position)
+    h, w = image_shape[:2]
+    boxes = []
+    for seat in layout.seats:
+        tiles = np.flatnonzero(position == seat.position)
+        if len(tiles) >= FULL_SEAT:
+            continue
+        tile_w = float(np.median(widths[tiles]))
+        points = corners[tiles].reshape(-1, 2)
+        along, up = points @ RIGHT[seat.position], points @ UP[seat.position]
+        room = (FULL_SEAT - len(tiles) + SHORT_ROW_EXTRA) * tile_w
+        a0, a1 = along.min() - room, along.max() + room
+        u0, u1 = up.min() - SHORT_ROW_ACROSS * tile_w, up.max() + SHORT_ROW_ACROSS * tile_w
+        box = _rotate(np.array([RIGHT[seat.position] * a + UP[seat.position] * u
+                                for a in (a0, a1) for u in (u0, u1)]), rot)
+        x0, y0 = np.clip(box.min(axis=0), 0, [w, h])
+        x1, y1 = np.clip(box.max(axis=0), 0, [w, h])
+        if x1 - x0 >= 2 * tile_w and y1 - y0 >= 2 * tile_w:
+            boxes.append(([int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))], tile_w))
+    return boxes

@@ -16,7 +16,7 @@ from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles_in
 from vision.hands import TileRead, read_hands
 from vision.io import ImageError, start_photo
 from vision.kong_ends import missed_kong_ends
-from vision.layout import group_tiles, missing_seat_box
+from vision.layout import group_tiles, missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
 
@@ -113,6 +113,11 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         if more:
             quads = quads + more
             layout = group_tiles(quads)
+    boxes = short_seat_boxes(layout, img.shape)
+    for box, tile_w in boxes:  # a seat short of a hand: a set past its row's ends not marked
+        quads = quads + find_tiles_in(img, box, tile_w, quads, localizer)
+    if boxes:
+        layout = group_tiles(quads)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()
