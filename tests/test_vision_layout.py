@@ -409,3 +409,21 @@ def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
     # seats of a few finds each are no table (false finds in a photo of no tiles)
     assert short_seat_boxes(group_tiles(bottom + top + left[:3] + right[:2]), (800, 700)) == []
 
+
+def test_a_row_found_a_little_short_of_every_tile_keeps_its_kong_whole():
+    """Seed 7's table 44 at 4000x3000 (benchmarks/recognition.py): pale tiles whose rim melts
+    into the face are found by their inner face, 58-67 pixels along a row whose tiles lie
+    80-88 apart, so every touching pair shows a gap of 12-25 pixels.  The kong's middle gap,
+    25, is over 0.42 of the 58-pixel tile beside it, and the kong came out as two pairs; its
+    gaps are read against the gap the row's touching tiles keep, and it stays one set.  The
+    sets still part where they lie apart."""
+    def tile(cx, w, h=96, cy=700):
+        return TileQuad(np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                                  [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32))
+
+    concealed = [tile(715 + 74 * k, 58) for k in range(7)]
+    chow = [tile(x, 67) for x in (1292, 1371, 1457)]
+    kong = [tile(x, w) for x, w in ((1604, 67), (1687, 58), (1775, 67), (1860, 67))]
+    flower = [tile(2019, 67)]
+    layout = group_tiles(concealed + chow + kong + flower)
+    assert [len(g.tiles) for s in layout.seats for g in s.groups] == [7, 3, 4, 1]
