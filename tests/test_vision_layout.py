@@ -384,8 +384,8 @@ def test_the_box_where_a_missing_seat_must_lie_spans_between_its_neighbours_rows
 def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
     """Four seats of a square table laid out by quads, the top one with 9 tiles: its box runs
     along the top row past both ends, with room for the four missing tiles and a gap, and no
-    further across than a tile width beyond the row; full seats get none, and neither does a
-    photo of one player's tiles (one seat) or of seats holding a few tiles each."""
+    further across than a tile width beyond the row; full seats get none, nor do seats holding
+    a few tiles each (false finds); one player's short row alone gets one."""
     def row(x0, y0, dx, dy, n, w=20, h=28):
         quads = []
         for k in range(n):
@@ -405,9 +405,12 @@ def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
     assert x0 == pytest.approx(300 - 10 - room, abs=2) and x1 == pytest.approx(300 + 21 * 8 + 10 + room, abs=2)
     assert y0 == pytest.approx(100 - 14 - 20, abs=2) and y1 == pytest.approx(100 + 14 + 20, abs=2)
     assert short_seat_boxes(group_tiles(bottom + row(200, 100, 21, 0, 14) + left + right), (800, 700)) == []
-    assert short_seat_boxes(group_tiles(row(200, 700, 21, 0, 9)), (800, 700)) == []
+    # one player's tiles alone: its row is looked along too
+    ((x0, y0, x1, y1), _), = short_seat_boxes(group_tiles(row(200, 700, 21, 0, 9)), (800, 700))
+    assert x0 == pytest.approx(200 - 10 - room, abs=2) and y0 == pytest.approx(700 - 14 - 20, abs=2)
     # seats of a few finds each are no table (false finds in a photo of no tiles)
     assert short_seat_boxes(group_tiles(bottom + top + left[:3] + right[:2]), (800, 700)) == []
+    assert short_seat_boxes(group_tiles(row(200, 700, 21, 0, 5)), (800, 700)) == []
 
 
 def test_a_row_found_a_little_short_of_every_tile_keeps_its_kong_whole():

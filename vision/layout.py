@@ -602,8 +602,11 @@ def missing_seat_box(layout: TableLayout, image_shape: tuple) -> tuple[list[int]
 #: 4000x3000 seed 7, seat and group / scores right 95/93 -> 97/94 (tables 19 and 46 found
 #: whole, table 6 46 -> 51 of 53 tiles), seed 31's table 34 52 -> 55 of 56, 2560x1920 97/97 ->
 #: 98/97; the other sets and hust-riichi's 21 false finds unchanged (27 without the guard of
-#: MISSING_SEAT_MIN_TILES: a photo of no tiles).  Not for one player's tiles alone: along a
-#: lone seat's row on a checked cloth (seed 2024's table 40 at 1600x1200) it found 118 squares.
+#: MISSING_SEAT_MIN_TILES: a photo of no tiles).  One player's tiles alone are looked along too
+#: since the look's cloth test takes the faces' colours from the tiles already known
+#: (vision.detect.find_tiles_in): before, along a lone seat's row on a checked cloth (seed
+#: 2024's table 40 at 1600x1200) it found 118 squares; now that table's missed concealed kong,
+#: 1600x1200 97/92 -> 98/93, every other set and hust-riichi unchanged.
 FULL_SEAT = 13
 #: a short seat's row is looked along this many tile widths past room for its missing tiles,
 #: at each end (a missed set may lie a gap beyond the last tile found)
@@ -614,12 +617,12 @@ SHORT_ROW_ACROSS = 1.0
 
 def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list[int], float]]:
     """Boxes (x0, y0, x1, y1, photo pixels) along the row of each seat found with fewer than
-    FULL_SEAT tiles, on a table of three or four seats each holding MISSING_SEAT_MIN_TILES
-    (false finds in a photo of no tiles make no table), and that seat's tile width.  A set the
-    first look did not mark (a checked cloth hid it) lies in line with the seat's other tiles,
-    past either end; `vision.detect.find_tiles_in` looks there."""
-    if len(layout.seats) < 3 or any(sum(len(g.tiles) for g in s.groups) < MISSING_SEAT_MIN_TILES
-                                    for s in layout.seats):
+    FULL_SEAT tiles, when every seat found holds MISSING_SEAT_MIN_TILES (false finds in a photo
+    of no tiles make no seats), and that seat's tile width; one player's tiles alone too.  A set
+    the first look did not mark (a checked cloth hid it) lies in line with the seat's other
+    tiles, past either end; `vision.detect.find_tiles_in` looks there."""
+    if not layout.seats or any(sum(len(g.tiles) for g in s.groups) < MISSING_SEAT_MIN_TILES
+                               for s in layout.seats):
         return []
     rot = np.radians(layout.rotation)
     corners = _rotate(np.stack([q.corners for q in layout.quads]).astype(np.float64), -rot)
