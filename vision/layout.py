@@ -146,27 +146,21 @@ def _row_slack(centers, u, n, w, h, vertical) -> np.ndarray:
     """Per tile: the gap its line's tiles keep to their nearest neighbour (the median, over the
     tiles of its orientation on its line, of each one's smallest gap), 0 when that is under 0
     or over ROW_SLACK of their median width."""
-    k = len(centers)
-    nearest = np.full(k, np.inf)
-    line = []
-    for i in range(k):
-        d = centers - centers[i]
-        along, perp = np.abs(d @ u[i]), np.abs(d @ n[i])
-        gap = along - (w[i] + w) / 2
-        mates = (perp < ROW_OFFSET * h[i]) & (gap < ROW_GAP * w[i]) & (vertical == vertical[i])
-        mates[i] = False
-        line.append(np.flatnonzero(mates))
-        if mates.any():
-            nearest[i] = gap[mates].min()
-    slack = np.zeros(k)
-    for i in range(k):
-        members = np.append(line[i], i)
-        seen = nearest[members]
-        seen = seen[np.isfinite(seen)]
-        if len(seen) >= 3:
-            m = float(np.median(seen))
-            slack[i] = m if 0 < m <= ROW_SLACK * float(np.median(w[members])) else 0.0
-    return slack
+    d = centers[None, :, :] - centers[:, None, :]  # [i, j]: from tile i to tile j
+    along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
+    gap = along - (w[:, None] + w[None, :]) / 2
+    mates = ((perp < ROW_OFFSET * h[:, None]) & (gap < ROW_GAP * w[:, None])
+             & (vertical[:, None] == vertical[None, :]))
+    np.fill_diagonal(mates, False)
+    nearest = np.where(mates, gap, np.inf).min(axis=1)
+    members = mates | np.eye(len(centers), dtype=bool)  # its line's tiles and itself
+    seen = members & np.isfinite(nearest)[None, :]
+    gaps = np.where(seen, nearest[None, :], np.nan)
+    gaps[~seen.any(axis=1)] = 0.0  # a lone tile: no gap to take a median of
+    median = np.nanmedian(gaps, axis=1)
+    width = np.nanmedian(np.where(members, w[None, :], np.nan), axis=1)
+    ok = (seen.sum(axis=1) >= 3) & (median > 0) & (median <= ROW_SLACK * width)
+    return np.where(ok, median, 0.0)
 
 
 def _links(centers, u, n, w, h, vertical):
