@@ -135,7 +135,8 @@ def _touch_unit(i: int, j: int, w: np.ndarray, h: np.ndarray) -> float:
 #: in benchmarks/recognition.py, faces found 58-67 pixels long for tiles 85 apart, a kong's
 #: gaps 20, 25 and 18, and 0.42 of 58 is 24) has gaps measured from that spacing: each tile's
 #: smallest gap in its line, their median over the line, taken off every gap in it when it is
-#: under this fraction of a tile's width (a row of tiles laid apart, bonus tiles, keeps its gaps).
+#: under this fraction of the line's median tile width (a row of tiles laid apart, bonus tiles,
+#: keeps its gaps).
 #: Held-out art: that seed's 100 tables 97/94 -> 98/95 seat and group / scores right; the other
 #: sets of the battery (12 MP seeds 31, 99, 2024; 1280x960 seeds 2024, 99, 7; 1600, 2000 and
 #: 2560 wide) and hust-riichi unchanged

@@ -113,10 +113,10 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         if more:
             quads = quads + more
             layout = group_tiles(quads)
-    boxes = short_seat_boxes(layout, img.shape)
-    for box, tile_w in boxes:  # a seat short of a hand: a set past its row's ends not marked
-        quads = quads + find_tiles_in(img, box, tile_w, quads, localizer)
-    if boxes:
+    found = len(quads)
+    for box, tile_w in short_seat_boxes(layout, img.shape):  # a seat short of a hand: a set
+        quads = quads + find_tiles_in(img, box, tile_w, quads, localizer)  # past its row's ends
+    if len(quads) > found:
         layout = group_tiles(quads)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
