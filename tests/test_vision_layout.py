@@ -355,21 +355,24 @@ def test_a_lone_nearly_square_tile_past_a_far_row_s_end_joins_that_row_s_seat():
     assert not wrong, f"tiles in the wrong seat (index, found, true): {wrong}"
 
 
+def _row(x0, y0, dx, dy, n, w=20, h=28) -> list[TileQuad]:
+    """n upright tile quads w x h in a line from (x0, y0), one every (dx, dy); a column (dx 0)
+    holds them turned a quarter, as a side seat's tiles lie."""
+    quads = []
+    for k in range(n):
+        cx, cy = x0 + dx * k, y0 + dy * k
+        a, b = (w / 2, h / 2) if dx else (h / 2, w / 2)
+        quads.append(TileQuad(np.array([[cx - a, cy - b], [cx + a, cy - b], [cx + a, cy + b],
+                                        [cx - a, cy + b]], np.float32)))
+    return quads
+
+
 def test_the_box_where_a_missing_seat_must_lie_spans_between_its_neighbours_rows():
     """Three seats of a square table laid out by quads: the missing top seat's box lies past the
     side rows' far ends, between the two rows; with all four seats, or two, or three of which
     one holds too few tiles to be a player's, there is none."""
-    def row(x0, y0, dx, dy, n, w=20, h=28):
-        quads = []
-        for k in range(n):
-            cx, cy = x0 + dx * k, y0 + dy * k
-            a, b = (w / 2, h / 2) if dx else (h / 2, w / 2)
-            quads.append(TileQuad(np.array([[cx - a, cy - b], [cx + a, cy - b], [cx + a, cy + b],
-                                            [cx - a, cy + b]], np.float32)))
-        return quads
-
-    bottom, top = row(200, 700, 21, 0, 14), row(200, 100, 21, 0, 14)
-    left, right = row(120, 200, 0, 21, 14), row(560, 200, 0, 21, 14)
+    bottom, top = _row(200, 700, 21, 0, 14), _row(200, 100, 21, 0, 14)
+    left, right = _row(120, 200, 0, 21, 14), _row(560, 200, 0, 21, 14)
     box, tile_w = missing_seat_box(group_tiles(bottom + left + right), (800, 700))
     x0, y0, x1, y1 = box
     assert tile_w == pytest.approx(20, abs=1)
@@ -386,17 +389,8 @@ def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
     along the top row past both ends, with room for the four missing tiles and a gap, and no
     further across than a tile width beyond the row; full seats get none, nor do seats holding
     a few tiles each (false finds); one player's short row alone gets one."""
-    def row(x0, y0, dx, dy, n, w=20, h=28):
-        quads = []
-        for k in range(n):
-            cx, cy = x0 + dx * k, y0 + dy * k
-            a, b = (w / 2, h / 2) if dx else (h / 2, w / 2)
-            quads.append(TileQuad(np.array([[cx - a, cy - b], [cx + a, cy - b], [cx + a, cy + b],
-                                            [cx - a, cy + b]], np.float32)))
-        return quads
-
-    bottom, top = row(200, 700, 21, 0, 14), row(300, 100, 21, 0, 9)
-    left, right = row(120, 200, 0, 21, 14), row(560, 200, 0, 21, 14)
+    bottom, top = _row(200, 700, 21, 0, 14), _row(300, 100, 21, 0, 9)
+    left, right = _row(120, 200, 0, 21, 14), _row(560, 200, 0, 21, 14)
     boxes = short_seat_boxes(group_tiles(bottom + top + left + right), (800, 700))
     assert len(boxes) == 1
     (x0, y0, x1, y1), tile_w = boxes[0]
@@ -404,13 +398,13 @@ def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
     room = (13 - 9 + 2) * 20
     assert x0 == pytest.approx(300 - 10 - room, abs=2) and x1 == pytest.approx(300 + 21 * 8 + 10 + room, abs=2)
     assert y0 == pytest.approx(100 - 14 - 20, abs=2) and y1 == pytest.approx(100 + 14 + 20, abs=2)
-    assert short_seat_boxes(group_tiles(bottom + row(200, 100, 21, 0, 14) + left + right), (800, 700)) == []
+    assert short_seat_boxes(group_tiles(bottom + _row(200, 100, 21, 0, 14) + left + right), (800, 700)) == []
     # one player's tiles alone: its row is looked along too
-    ((x0, y0, x1, y1), _), = short_seat_boxes(group_tiles(row(200, 700, 21, 0, 9)), (800, 700))
+    ((x0, y0, x1, y1), _), = short_seat_boxes(group_tiles(_row(200, 700, 21, 0, 9)), (800, 700))
     assert x0 == pytest.approx(200 - 10 - room, abs=2) and y0 == pytest.approx(700 - 14 - 20, abs=2)
     # seats of a few finds each are no table (false finds in a photo of no tiles)
     assert short_seat_boxes(group_tiles(bottom + top + left[:3] + right[:2]), (800, 700)) == []
-    assert short_seat_boxes(group_tiles(row(200, 700, 21, 0, 5)), (800, 700)) == []
+    assert short_seat_boxes(group_tiles(_row(200, 700, 21, 0, 5)), (800, 700)) == []
 
 
 def test_a_row_found_a_little_short_of_every_tile_keeps_its_kong_whole():
