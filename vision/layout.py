@@ -556,6 +556,33 @@ MISSING_ROW_SIDE = 1.0
 MISSING_SEAT_MIN_TILES = 8
 
 
+def _seats_hold_hands(layout: TableLayout) -> bool:
+    """Whether seats were found and each holds MISSING_SEAT_MIN_TILES (false finds in a photo of
+    no tiles make "seats" of a few)."""
+    return bool(layout.seats) and all(sum(len(g.tiles) for g in s.groups) >= MISSING_SEAT_MIN_TILES
+                                      for s in layout.seats)
+
+
+def _table_frame(layout: TableLayout) -> tuple[float, np.ndarray, np.ndarray]:
+    """(rotation in radians, every tile's corners turned square to the photo's edges, their
+    widths): the frame UP and RIGHT are meant in."""
+    rot = np.radians(layout.rotation)
+    corners = _rotate(np.stack([q.corners for q in layout.quads]).astype(np.float64), -rot)
+    return rot, corners, _sizes(corners)[0]
+
+
+def _box_in_photo(points: np.ndarray, rot: float, image_shape: tuple, tile_w: float) -> list[int] | None:
+    """The photo box (x0, y0, x1, y1) round points given in the table's frame, clipped to the
+    photo; None when less than two tile widths of it lie inside either way."""
+    box = _rotate(points, rot)
+    h, w = image_shape[:2]
+    x0, y0 = np.clip(box.min(axis=0), 0, [w, h])
+    x1, y1 = np.clip(box.max(axis=0), 0, [w, h])
+    if x1 - x0 < 2 * tile_w or y1 - y0 < 2 * tile_w:
+        return None
+    return [int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))]
+
+
 def missing_seat_box(layout: TableLayout, image_shape: tuple) -> tuple[list[int], float] | None:
     """The box (x0, y0, x1, y1, photo pixels) where the one seat missing from a layout of three
     should lie, and the width of its neighbours' tiles nearest it; None unless exactly one seat
@@ -563,14 +590,11 @@ def missing_seat_box(layout: TableLayout, image_shape: tuple) -> tuple[list[int]
     the photo.  A far seat whose tiles were specks at the detector's first look (a checked
     cloth hid them) is then looked for there (`vision.detect.find_tiles_in`)."""
     present = {s.position for s in layout.seats}
-    if len(present) != 3 or any(sum(len(g.tiles) for g in s.groups) < MISSING_SEAT_MIN_TILES
-                                for s in layout.seats):
+    if len(present) != 3 or not _seats_hold_hands(layout):
         return None
     missing = ({0, 1, 2, 3} - present).pop()
-    rot = np.radians(layout.rotation)
-    corners = _rotate(np.stack([q.corners for q in layout.quads]).astype(np.float64), -rot)
+    rot, corners, widths = _table_frame(layout)
     centres = corners.mean(axis=1)
-    widths, _ = _sizes(corners)
     out, along = -UP[missing], RIGHT[missing]  # towards the missing seat, along its row
     sides = [i for i, p in enumerate(layout.position) if p in ((missing + 1) % 4, (missing + 3) % 4)]
     if len(sides) < 2:
@@ -582,14 +606,9 @@ def missing_seat_box(layout: TableLayout, image_shape: tuple) -> tuple[list[int]
     lo, hi = edge - MISSING_ROW_REACH[0] * tile_w, edge + MISSING_ROW_REACH[1] * tile_w
     span = centres[sides] @ along
     a0, a1 = float(span.min()) - MISSING_ROW_SIDE * tile_w, float(span.max()) + MISSING_ROW_SIDE * tile_w
-    box = np.array([out * o + along * a for o in (lo, hi) for a in (a0, a1)])
-    box = _rotate(box, rot)
-    h, w = image_shape[:2]
-    x0, y0 = np.clip(box.min(axis=0), 0, [w, h])
-    x1, y1 = np.clip(box.max(axis=0), 0, [w, h])
-    if x1 - x0 < 2 * tile_w or y1 - y0 < 2 * tile_w:
-        return None
-    return [int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))], tile_w
+    box = _box_in_photo(np.array([out * o + along * a for o in (lo, hi) for a in (a0, a1)]), rot,
+                        image_shape, tile_w)
+    return None if box is None else (box, tile_w)
 
 
 #: a seat's row holds at least this many tiles (13, each kong's fourth besides, bonus tiles).
@@ -616,14 +635,10 @@ def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list
     of no tiles make no seats), and that seat's tile width; one player's tiles alone too.  A set
     the first look did not mark (a checked cloth hid it) lies in line with the seat's other
     tiles, past either end; `vision.detect.find_tiles_in` looks there."""
-    if not layout.seats or any(sum(len(g.tiles) for g in s.groups) < MISSING_SEAT_MIN_TILES
-                               for s in layout.seats):
+    if not _seats_hold_hands(layout):
         return []
-    rot = np.radians(layout.rotation)
-    corners = _rotate(np.stack([q.corners for q in layout.quads]).astype(np.float64), -rot)
-    widths, _ = _sizes(corners)
+    rot, corners, widths = _table_frame(layout)
     position = np.array(layout.position)
-    h, w = image_shape[:2]
     boxes = []
     for seat in layout.seats:
         tiles = np.flatnonzero(position == seat.position)
@@ -635,10 +650,8 @@ def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list
         room = (FULL_SEAT - len(tiles) + SHORT_ROW_EXTRA) * tile_w
         a0, a1 = along.min() - room, along.max() + room
         u0, u1 = up.min() - SHORT_ROW_ACROSS * tile_w, up.max() + SHORT_ROW_ACROSS * tile_w
-        box = _rotate(np.array([RIGHT[seat.position] * a + UP[seat.position] * u
-                                for a in (a0, a1) for u in (u0, u1)]), rot)
-        x0, y0 = np.clip(box.min(axis=0), 0, [w, h])
-        x1, y1 = np.clip(box.max(axis=0), 0, [w, h])
-        if x1 - x0 >= 2 * tile_w and y1 - y0 >= 2 * tile_w:
-            boxes.append(([int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))], tile_w))
+        box = _box_in_photo(np.array([RIGHT[seat.position] * a + UP[seat.position] * u
+                                      for a in (a0, a1) for u in (u0, u1)]), rot, image_shape, tile_w)
+        if box is not None:
+            boxes.append((box, tile_w))
     return boxes
