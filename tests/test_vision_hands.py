@@ -163,6 +163,26 @@ def test_a_bonus_reading_that_leaves_the_concealed_run_short_is_read_again_howev
     assert run(13) == ({}, "f6")
 
 
+def test_a_stray_bonus_reading_never_makes_a_fifth_copy():
+    """A flower read amid the concealed run whose likeliest other reading (4z) would be the fifth
+    4z on the table, four lying in a concealed kong with face-down ends: its next reading with
+    room left is taken instead (seed 11's table 47 at 12 MP took a fifth 4z, at 3%)."""
+    from vision.layout import Group, SeatLayout, TableLayout
+
+    def run(kong: str):
+        codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5s", "5s"]
+        reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+        reads.insert(5, TileRead("f2", 0.5, [("f2", 0.5), ("4z", 0.3), ("6z", 0.15)]))
+        reads += [TileRead(c, 0.95, [(c, 0.95)]) for c in ("back", kong, kong, "back")]
+        n = len(reads)
+        seat = SeatLayout(0, [Group(list(range(12)), 0, concealed=True), Group(list(range(12, n)), 0)])
+        layout = TableLayout([seat], [0] * n, [False] * n, [None] * n, 0.0)
+        return repair_stray_bonus(layout, reads), reads[5].code
+
+    assert run("4z") == ({5: "f2"}, "6z")
+    assert run("3z") == ({5: "f2"}, "4z")
+
+
 def test_a_flower_read_in_a_two_tile_concealed_run_is_read_as_its_likeliest_other_tile():
     """A winner with four sets keeps only his pair concealed: a tile of it read as a flower is a
     misread (bonus tiles lie apart), while two flowers lying together apart stay flowers."""

@@ -191,9 +191,12 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
     painted 1-bamboo at the end of a run read as a flower).  Tiles read as bonus tiles only at
     the ends of a group laid apart that reads as sets stay: flowers laid close to a set were
     found touching it.  So do those at the ends of the concealed run while the seat's hand is
-    full without them (_full_hand): flowers laid close to the run's end.  `reads` are corrected
-    in place; returns {tile index: what it was read as} for the warnings."""
+    full without them (_full_hand): flowers laid close to the run's end.  A reading that would
+    make more copies of its kind than a set holds (those face up and face down on the table
+    counted) is never taken: a fifth 4z is no repair.  `reads` are corrected in place; returns
+    {tile index: what it was read as} for the warnings."""
     changed: dict[int, str] = {}
+    on_table = _face_up_counts(reads) + hidden_copies(layout, reads)
     winners = [_shows_winning_tile(sl, layout) for sl in layout.seats]
     for seat_layout, wins in zip(layout.seats, winners):
         full = _full_hand(wins, any(winners))
@@ -215,8 +218,10 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
                     continue
                 short = g.concealed and held < 13
                 alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
-                            if c not in BONUS and (p >= REPAIR_MIN_P or short and c != BACK)), None)
+                            if c not in BONUS and (p >= REPAIR_MIN_P or short and c != BACK)
+                            and on_table[c] < _copies_allowed(c)), None)
                 if alt is not None:
+                    on_table[alt[0]] += 1
                     changed[t] = reads[t].code
                     reads[t] = TileRead(alt[0], float(alt[1]), reads[t].candidates)
                     held += g.concealed
