@@ -337,6 +337,29 @@ def _rss_mb() -> tuple[float, float]:
         return float("nan"), peak
 
 
+def machine_reference_ms(repeats: int = 5) -> dict:
+    """The same fixed work timed on every machine, so that latencies measured on different
+    machines can be compared: a pure-Python loop (the layout and hand code's kind of work) and a
+    Gaussian blur of a 12-megapixel image on one OpenCV thread (the detector's kind).  Best of
+    `repeats`: the machine's speed, not its neighbours'."""
+    def best(work) -> float:
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            work()
+            times.append(1000 * (time.perf_counter() - t0))
+        return round(min(times), 1)
+
+    image = np.full((3000, 4000, 3), 128, np.uint8)
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        blur = best(lambda: cv2.GaussianBlur(image, (9, 9), 0))
+    finally:
+        cv2.setNumThreads(threads)
+    return {"python_loop_ms": best(lambda: sum(i * i for i in range(2_000_000))), "blur_12mp_ms": blur}
+
+
 def latency_child(argv: list[str]) -> None:
     """In the fresh timing process: JPEG file -> recognize -> build_case -> score_table, runs+1
     times (the first loads the models and is not counted); prints one JSON line."""
@@ -374,6 +397,7 @@ def latency_child(argv: list[str]) -> None:
         "tiles_found": len(rec.tiles),
         "scored": "error" not in result,
         "score_error": result["error"].get("code") if "error" in result else None,
+        "machine_reference": machine_reference_ms(),
     }))
 
 
@@ -438,6 +462,12 @@ def to_markdown(r: dict) -> str:
                       f"Tiles found on the photo: {lat.get('tiles_found', '?')} of {lat.get('true_tiles', '?')}; "
                       f"scored: {'yes' if lat.get('scored') else 'no'}.", "",
                       "Targets (issue 4): median at most 150 ms, at most 400 MB resident.", ""]
+            ref = lat.get("machine_reference")
+            if ref:
+                lines += [f"This machine's speed (`machine_reference_ms`, fixed work, best of 5): a "
+                          f"pure-Python loop {ref['python_loop_ms']} ms, a 12 MP Gaussian blur on one "
+                          f"thread {ref['blur_12mp_ms']} ms. Latencies from machines whose references "
+                          "differ are not comparable.", ""]
         lines += ["```", json.dumps(lat, indent=1), "```", ""]
     return "\n".join(lines)
 
