@@ -418,3 +418,32 @@ def test_a_set_missed_in_one_players_tiles_alone_is_looked_for_along_the_row(mon
     rec = recognize(table.image, classifier=TruthClassifier(table.tiles))
     recall, extra = _recall([t["box"] for t in table.tiles], [t.quad.box for t in rec.tiles])
     assert recall == 1.0 and extra == 0, (recall, extra)
+
+
+def test_a_look_along_a_row_looks_at_two_sizes(monkeypatch):
+    """On a checked cloth the localiser may miss a tile at one size and find it at another (seed
+    31's single-player table 22 at 12 MP: a 1s and a 9s amid the run found at 0.20 of the photo's
+    size, not at 0.17, the size that brings its tiles to the localiser's best width).  The look
+    along a short row looks at both sizes, and what only the second finds is kept once."""
+    import vision.detect as detect
+    from vision.localizer import TILE_W_TARGET
+
+    tile_w = 60.0
+    row = [_box_quad(300 + 61 * k, 500, 60, 80) for k in range(8)]
+    missed = {3, 4}
+    known = [q for k, q in enumerate(row) if k not in missed]
+    base = TILE_W_TARGET / tile_w
+    looked = []
+
+    def look_in(loc, pyr, scale, regions, known=()):
+        looked.append(scale)
+        return [q for k, q in enumerate(row) if k not in missed or scale > 1.1 * base]
+
+    monkeypatch.setattr(detect, "_look_in", look_in)
+    monkeypatch.setattr(detect, "_without_specks", lambda quads: quads)
+    monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: quads)
+    img = np.zeros((1200, 1600, 3), np.uint8)
+    found = detect.find_tiles_in(img, [200, 400, 1000, 600], tile_w, known, localizer=object())
+    assert sorted(q.center[0] for q in found) == [300 + 61 * 3, 300 + 61 * 4]
+    assert len(looked) == 2 and abs(looked[0] - base) < 1e-9
