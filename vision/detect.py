@@ -469,11 +469,16 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
 BOX_LOOK_SIZES = (1.0, 1.2)
 
 
+def _covered(q: TileQuad, others: list[TileQuad]) -> bool:
+    """The find is one of `others` already, or lies over one by more than 0.3 of its area."""
+    return any(_same_tile(q, o) or _overlap(q, o) > 0.3 * q.width * q.height for o in others)
+
+
 def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
                   localizer=None) -> list[TileQuad]:
-    """Tiles in one box of the photo that find_tile_quads did not find: a look at the box at the
-    size that brings tiles `tile_w` pixels wide to TILE_W_TARGET, grown where it finds a tile at
-    the box's edge, as the closer looks are.  Finds over a `known` tile are dropped; the rest face
+    """Tiles in one box of the photo that find_tile_quads did not find: looks at the box at the
+    sizes (BOX_LOOK_SIZES) that bring tiles `tile_w` pixels wide to TILE_W_TARGET and a little
+    over, each grown where it finds a tile at the box's edge, as the closer looks are.  Finds over a `known` tile are dropped; the rest face
     the tests the closer looks' finds face (specks, gaps, cloth).  For a seat whose row the
     first look did not mark at all (`vision.layout.missing_seat_box`), and along the row of a
     seat short of a hand (`vision.layout.short_seat_boxes`)."""
@@ -483,10 +488,8 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     found: list[TileQuad] = []
     for k in BOX_LOOK_SIZES:
         scale = min(k * TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
-        found += [q for q in _without_specks(_look_in(loc, pyr, scale, [list(box)]))
-                  if not any(_same_tile(q, f) or _overlap(q, f) > 0.3 * q.width * q.height for f in found)]
-    found = [q for q in found if not any(_same_tile(q, k) or _overlap(q, k) > 0.3 * q.width * q.height
-                                         for k in known)]
+        found += [q for q in _without_specks(_look_in(loc, pyr, scale, [list(box)])) if not _covered(q, found)]
+    found = [q for q in found if not _covered(q, known)]
     if not found:
         return []
     ids = {id(k) for k in known}
