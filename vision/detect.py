@@ -478,9 +478,9 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
                   localizer=None) -> list[TileQuad]:
     """Tiles in one box of the photo that find_tile_quads did not find: looks at the box at the
     sizes (BOX_LOOK_SIZES) that bring tiles `tile_w` pixels wide to TILE_W_TARGET and a little
-    over, each grown where it finds a tile at the box's edge, as the closer looks are.  Finds over a `known` tile are dropped; the rest face
-    the tests the closer looks' finds face (specks, gaps, cloth).  For a seat whose row the
-    first look did not mark at all (`vision.layout.missing_seat_box`), and along the row of a
+    over, each grown where it finds a tile at the box's edge, as the closer looks are.  Finds
+    over a `known` tile are dropped; the rest face the tests the closer looks' finds face
+    (specks, gaps, cloth).  For a seat whose row the first look did not mark at all (`vision.layout.missing_seat_box`), and along the row of a
     seat short of a hand (`vision.layout.short_seat_boxes`)."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
