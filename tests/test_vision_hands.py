@@ -513,3 +513,21 @@ def test_a_misread_kong_does_not_make_the_winner_s_hand_look_full():
     sideways[1] = True  # the winning 1s
     layout = TableLayout([SeatLayout(0, groups)], [0] * len(reads), sideways, [], 0.0)
     assert repair_stray_bonus(layout, reads) == {0: "f1"} and reads[0].code == "1s"
+
+
+def test_a_concealed_kongs_face_tile_read_as_a_flower_is_read_back_as_its_kind():
+    """1600x1200 table 80 (seed 2024): a concealed kong laid back-1s-1s-back with one 1s read as
+    f6.  The three other tiles read as a kong short of a face-down copy, so its face-down copies
+    counted three: with the one face-up 1s, four, and the flower's 1s reading found no room.
+    The copies a group's own reading makes face down do not count against its stray tile."""
+    from vision.layout import Group, SeatLayout, TableLayout
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5s"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads += [TileRead("back", 0.95, [("back", 0.95)]), TileRead("f6", 0.15, [("f6", 0.15), ("1s", 0.12)]),
+              TileRead("1s", 0.22, [("1s", 0.22)]), TileRead("back", 0.95, [("back", 0.95)])]
+    n = len(reads)
+    seat = SeatLayout(0, [Group(list(range(10)), 0, concealed=True), Group(list(range(10, n)), 0)])
+    layout = TableLayout([seat], [0] * n, [False] * n, [None] * n, 0.0)
+    assert repair_stray_bonus(layout, reads) == {11: "f6"}
+    assert reads[11].code == "1s"

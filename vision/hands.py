@@ -135,12 +135,18 @@ def hidden_copies(layout: TableLayout, reads: list[TileRead]) -> Counter:
     hidden: Counter = Counter()
     for sl in layout.seats:
         for g in sl.groups:
-            codes = [reads[t].code for t in g.tiles if reads[t].code not in BONUS]
-            meld = None if g.concealed else _meld(codes)
-            if meld is not None and not meld["exposed"]:
-                kind = next(c for c in codes if c != BACK)
-                hidden[kind] += (4 if meld["kind"] == "kong" else 3) - codes.count(kind)
+            hidden += _hidden_in(g, reads)
     return hidden
+
+
+def _hidden_in(group, reads: list[TileRead]) -> Counter:
+    """The copies one set laid apart holds face down (hidden_copies)."""
+    codes = [reads[t].code for t in group.tiles if reads[t].code not in BONUS]
+    meld = None if group.concealed else _meld(codes)
+    if meld is None or meld["exposed"]:
+        return Counter()
+    kind = next(c for c in codes if c != BACK)
+    return Counter({kind: (4 if meld["kind"] == "kong" else 3) - codes.count(kind)})
 
 
 def repair_counts(reads: list[TileRead], lone: frozenset[int] = frozenset(),
@@ -213,15 +219,19 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
             if not g.concealed and _beside_sets(g.tiles, reads):
                 continue  # flowers laid close to a set's end: they lie apart from it after all
             ends = _bonus_at_ends(g.tiles, reads) if g.concealed else []
+            # the copies on the table but those this group's reading makes face down: with its
+            # stray tile read as a bonus tile, a concealed kong looks short of a face-down copy
+            others = on_table - _hidden_in(g, reads)
             for t in sorted(bonus, key=lambda t: t in ends):  # those amid the run first: they count
                 if t in ends and sure >= full:
                     continue
                 short = g.concealed and held < 13
                 alt = next(((c, p) for c, p in (reads[t].candidates or [])[:3]
                             if c not in BONUS and (p >= REPAIR_MIN_P or short and c != BACK)
-                            and on_table[c] < _copies_allowed(c)), None)
+                            and others[c] < _copies_allowed(c)), None)
                 if alt is not None:
                     on_table[alt[0]] += 1
+                    others[alt[0]] += 1
                     changed[t] = reads[t].code
                     reads[t] = TileRead(alt[0], float(alt[1]), reads[t].candidates)
                     held += g.concealed
