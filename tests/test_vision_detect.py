@@ -209,6 +209,27 @@ def test_a_look_that_cuts_tiles_in_two_is_not_believed(monkeypatch, seen_width, 
     assert len(quads) == (4 if kept == "earlier" else 8)
 
 
+def test_a_tile_a_grown_regions_look_sees_only_a_corner_of_is_kept_whole(monkeypatch):
+    """A region's look finds a tile whole at its box's edge, so the box grows; the grown box's
+    look sees only a corner of that tile (seed 11's 12 MP table 86: a lone flower, then lost as
+    a speck).  The whole find stands and the corner goes; a fragment that look found nowhere
+    near a whole find is left to the later tests."""
+    import vision.detect as detect
+
+    others = [_box_quad(250 + 90 * k, 200, 80, 100) for k in range(3)]
+    whole = _box_quad(560, 200, 80, 100)  # reaches the box's right edge: the box grows right
+    corner = _box_quad(545, 175, 40, 50)
+
+    def look(loc, pyr, scale, box=None):
+        return (others + [whole] if box[2] == 600 else others + [corner]), None
+
+    monkeypatch.setattr(detect, "_look", look)
+    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    quads = detect._look_in(None, pyr, 1.0, [[100, 50, 600, 350]])
+    assert sorted((round(float(q.center[0])), round(float(q.width))) for q in quads) == [
+        (250, 80), (340, 80), (430, 80), (560, 80)]
+
+
 def test_regions_that_end_in_a_whole_look_keep_the_tiles_it_missed(monkeypatch):
     """Closer looks at regions that together grow past REGION_MAX_FRACTION of the photo end in
     one look at the whole photo.  The localiser's map of a region can hold tiles its map of the

@@ -41,6 +41,9 @@ REGION_MAX_FRACTION = 0.6
 #: median of its look's finds (_with_region_finds)
 REGION_FIND_DEPTH = 0.25
 REGION_FIND_AREA = (0.5, 2.0)
+#: a find under this share of another's area, at its place, is a fragment of that tile (a
+#: corner cut off), not the tile itself (two tiles run together give halves)
+FRAGMENT_AREA = 0.35
 #: a last look at tiles a closer look found reaches this many tile widths round each
 TIGHT_MARGIN = 1.0
 #: more separate boxes than this round found tiles means scattered false finds
@@ -258,7 +261,8 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
     look's edge); when it did, the two finds of the tile are weighed as one (each may lie a few
     pixels deeper in the other's box, and both used to be dropped).  Where `known` tiles were
     seen at the localiser's best size or larger and a region's look cut them in two (_split),
-    they stand."""
+    they stand; so does a tile a region's look found whole before its box grew, where the grown
+    box's look found only fragments of it (_fragments_of)."""
     if regions is None:
         return _look(loc, pyr, scale)[0]
     h, w = pyr.shape[:2]
@@ -295,6 +299,12 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
             found_in[i] = trusted[i]
             looked_at[i] = (trusted[i], (x0, y0, x1, y1))
             continue
+        if grown:  # a tile the smaller box's look saw whole, the grown one may see only a
+            # fragment of: the whole find stands, if sized like the grown look's finds (on the
+            # hust-riichi photo of an empty textured tray, finds of every size came and went)
+            med = float(np.median([q.width * q.height for q in found])) if found else 0.0
+            found = found + [q for q in found_in[i] if _fragments_of(q, found)
+                             and REGION_FIND_AREA[0] * med <= q.width * q.height <= REGION_FIND_AREA[1] * med]
         found_in[i] = found
         looked_at[i] = (found, (x0, y0, x1, y1))
         if not found or grown >= REGION_GROWTHS:
@@ -368,6 +378,18 @@ def _with_region_finds(whole: list[TileQuad], looks, w: int, h: int) -> list[Til
                 continue  # the whole look (or another region) has it
             out.append(q)
     return out
+
+
+def _fragments_of(find: TileQuad, others: list[TileQuad]) -> bool:
+    """Another look saw only fragments of the tile `find` holds: finds within half a tile of its
+    centre, each under FRAGMENT_AREA of its area (none: False, that look saw nothing there).
+    The case: seed 11's 12 MP table 86, a lone flower found whole by a region's look, at its
+    edge; the region grew, and the grown box's look saw only a quarter-size corner of it
+    (_without_specks then dropped the corner, and the flower was lost)."""
+    reach = 0.5 * min(find.width, find.height)
+    area = find.width * find.height
+    near = [q for q in others if np.hypot(*(find.center - q.center)) < reach]
+    return bool(near) and all(q.width * q.height < FRAGMENT_AREA * area for q in near)
 
 
 def _split(found: list[TileQuad], known: list[TileQuad]) -> bool:
