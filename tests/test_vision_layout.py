@@ -424,3 +424,21 @@ def test_a_row_found_a_little_short_of_every_tile_keeps_its_kong_whole():
     flower = [tile(2019, 67)]
     layout = group_tiles(concealed + chow + kong + flower)
     assert [len(g.tiles) for s in layout.seats for g in s.groups] == [7, 3, 4, 1]
+
+
+def test_a_row_found_a_little_long_of_every_tile_keeps_its_sets_apart():
+    """Seed 2024's table 70 at 2560x1920 (benchmarks/recognition.py): a side seat's tiles,
+    their sides in view, are found 8 or so pixels longer along the row than the 44 they lie
+    apart, so every touching pair overlaps and the chow's gap to the concealed run, 26 pixels,
+    shows as 18, under 0.42 of a tile: the chow joined the run.  Gaps are read against the
+    overlap the row's touching tiles keep, as against the gap they keep when found short, and
+    the chow stays apart; touching tiles still touch."""
+    def tile(cx, w=52, h=60, cy=700):
+        return TileQuad(np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                                  [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32))
+
+    chow = [tile(500 + 44 * k) for k in range(3)]
+    concealed = [tile(500 + 2 * 44 + 70 + 44 * k) for k in range(10)]
+    layout = group_tiles(chow + concealed)
+    assert sorted(len(g.tiles) for s in layout.seats for g in s.groups) == [3, 10]
+

@@ -136,7 +136,10 @@ def _touch_unit(i: int, j: int, w: np.ndarray, h: np.ndarray) -> float:
 #: gaps 20, 25 and 18, and 0.42 of 58 is 24) has gaps measured from that spacing: each tile's
 #: smallest gap in its line, their median over the line, taken off every gap in it when it is
 #: under this fraction of the line's median tile width (a row of tiles laid apart, bonus tiles,
-#: keeps its gaps).
+#: keeps its gaps).  So is the overlap of a row whose touching tiles all come out a few pixels
+#: too long (their sides in view: seed 2024's table 70 at 2560x1920, a side seat's tiles 44
+#: apart found about 52 long, so a chow's 26-pixel gap to the concealed run showed as 18 and
+#: the chow joined the run; since 2026-11-27, thirteenth session).
 #: Held-out art: that seed's 100 tables 97/94 -> 98/95 seat and group / scores right; the other
 #: sets of the battery (12 MP seeds 31, 99, 2024; 1280x960 seeds 2024, 99, 7; 1600, 2000 and
 #: 2560 wide) and hust-riichi unchanged
@@ -145,8 +148,8 @@ ROW_SLACK = 0.3
 
 def _row_slack(centers, u, n, w, h, vertical) -> np.ndarray:
     """Per tile: the gap its line's tiles keep to their nearest neighbour (the median, over the
-    tiles of its orientation on its line, of each one's smallest gap), 0 when that is under 0
-    or over ROW_SLACK of their median width."""
+    tiles of its orientation on its line, of each one's smallest gap; negative when touching
+    tiles' outlines overlap), 0 when its size is over ROW_SLACK of their median width."""
     d = centers[None, :, :] - centers[:, None, :]  # [i, j]: from tile i to tile j
     along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
     gap = along - (w[:, None] + w[None, :]) / 2
@@ -160,7 +163,7 @@ def _row_slack(centers, u, n, w, h, vertical) -> np.ndarray:
     gaps[~seen.any(axis=1)] = 0.0  # a lone tile: no gap to take a median of
     median = np.nanmedian(gaps, axis=1)
     width = np.nanmedian(np.where(members, w[None, :], np.nan), axis=1)
-    ok = (seen.sum(axis=1) >= 3) & (median > 0) & (median <= ROW_SLACK * width)
+    ok = (seen.sum(axis=1) >= 3) & (median != 0) & (np.abs(median) <= ROW_SLACK * width)
     return np.where(ok, median, 0.0)
 
 
@@ -188,7 +191,7 @@ def _links(centers, u, n, w, h, vertical):
                 continue
             if same[j]:
                 row.union(i, j)
-                g = gap[j] - min(slack[i], slack[j])
+                g = gap[j] - (slack[i] if abs(slack[i]) <= abs(slack[j]) else slack[j])  # the smaller
                 if g < TOUCH_GAP * min(w[i], w[j]):
                     touch.union(i, j)
                     nearest[i], nearest[j] = min(nearest[i], g), min(nearest[j], g)
