@@ -407,6 +407,22 @@ def test_a_seat_short_of_a_hand_is_looked_along_past_both_ends_of_its_row():
     assert short_seat_boxes(group_tiles(_row(200, 700, 21, 0, 5)), (800, 700)) == []
 
 
+def test_one_players_full_row_alone_is_looked_along_for_bonus_tiles_past_its_ends():
+    """Seed 2024's table 93 at 2560x1920: one player's 14 tiles found, a lone flower a tile's
+    width past the sideways winning tile missed (a checked cloth).  The hand looked full, so its
+    row was never looked along; a lone player's row is now looked along whatever it holds,
+    LONE_ROW_EXTRA tile widths past each end.  A whole table's full seats still get no look."""
+    from vision.layout import LONE_ROW_EXTRA
+
+    ((x0, y0, x1, y1), tile_w), = short_seat_boxes(group_tiles(_row(300, 700, 21, 0, 14)), (800, 1000))
+    room = LONE_ROW_EXTRA * 20
+    assert tile_w == pytest.approx(20, abs=1)
+    assert x0 == pytest.approx(300 - 10 - room, abs=2) and x1 == pytest.approx(300 + 21 * 13 + 10 + room, abs=2)
+    assert y0 == pytest.approx(700 - 14 - 20, abs=2) and y1 == pytest.approx(700 + 14 + 20, abs=2)
+    full = _row(200, 700, 21, 0, 14) + _row(200, 100, 21, 0, 14) + _row(120, 200, 0, 21, 14) + _row(560, 200, 0, 21, 14)
+    assert short_seat_boxes(group_tiles(full), (800, 700)) == []
+
+
 def test_a_row_found_a_little_short_of_every_tile_keeps_its_kong_whole():
     """Seed 7's table 44 at 4000x3000 (benchmarks/recognition.py): pale tiles whose rim melts
     into the face are found by their inner face, 58-67 pixels along a row whose tiles lie

@@ -630,12 +630,20 @@ FULL_SEAT = 13
 SHORT_ROW_EXTRA = 2.0
 #: and this many tile widths across, beyond its tiles
 SHORT_ROW_ACROSS = 1.0
+#: one player's tiles alone are looked along even when they hold a hand, this many tile widths
+#: past each end: flowers and seasons lie apart from the sets, and one that the first looks
+#: missed (seed 2024's table 93 at 2560x1920: a lone f2 a tile's width past the sideways
+#: winning tile, on a checked cloth) leaves the hand full and the row unlooked-along.  A short
+#: row keeps its own reach (a wider box changes what the localiser sees: seed 11's 12 MP table
+#: 15, a lone row of 12 found, lost a 6s to a box reaching four widths instead of three)
+LONE_ROW_EXTRA = 4.0
 
 
 def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list[int], float]]:
     """Boxes (x0, y0, x1, y1, photo pixels) along the row of each seat found with fewer than
     FULL_SEAT tiles, when every seat found holds MISSING_SEAT_MIN_TILES (false finds in a photo
-    of no tiles make no seats), and that seat's tile width; one player's tiles alone too.  A set
+    of no tiles make no seats), and that seat's tile width; one player's tiles alone whatever
+    they hold (LONE_ROW_EXTRA: a flower past the row's end).  A set
     the first look did not mark (a checked cloth hid it) lies in line with the seat's other
     tiles, past either end; `vision.detect.find_tiles_in` looks there."""
     if not _seats_hold_hands(layout):
@@ -643,14 +651,16 @@ def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list
     rot, corners, widths = _table_frame(layout)
     position = np.array(layout.position)
     boxes = []
+    alone = len(layout.seats) == 1
     for seat in layout.seats:
         tiles = np.flatnonzero(position == seat.position)
-        if len(tiles) >= FULL_SEAT:
+        if len(tiles) >= FULL_SEAT and not alone:
             continue
         tile_w = float(np.median(widths[tiles]))
         points = corners[tiles].reshape(-1, 2)
         along, up = points @ RIGHT[seat.position], points @ UP[seat.position]
-        room = (FULL_SEAT - len(tiles) + SHORT_ROW_EXTRA) * tile_w
+        short = len(tiles) < FULL_SEAT
+        room = (FULL_SEAT - len(tiles) + SHORT_ROW_EXTRA if short else LONE_ROW_EXTRA) * tile_w
         a0, a1 = along.min() - room, along.max() + room
         u0, u1 = up.min() - SHORT_ROW_ACROSS * tile_w, up.max() + SHORT_ROW_ACROSS * tile_w
         box = _box_in_photo(np.array([RIGHT[seat.position] * a + UP[seat.position] * u
