@@ -1,4 +1,5 @@
-"""Install the Debian packages that hold tile art, and draw contact sheets to check mappings.
+"""Install the Debian packages that hold tile art, fetch the art kept in PyPI source
+distributions (`datasets.pypi_art`), and draw contact sheets to check mappings.
 
     python -m datasets.fetch_art            # apt-get install what is missing (needs root)
     python -m datasets.fetch_art --sheets   # also write datasets/cache/sheets/<style>.png
@@ -19,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets import tile_art
+from datasets import pypi_art, tile_art
 from scoring.tiles import CLASSES
 
 #: Packages used for training data: art sets and extra CJK fonts for the procedural renderer.
@@ -38,11 +39,13 @@ FONT_PACKAGES = {
     "fonts-klee": "/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf",
     "fonts-seto": "/usr/share/fonts/truetype/seto/setofont.ttf",
 }
-PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values()} | set(FONT_PACKAGES))
+PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values() if not pkg.startswith("pypi:")}
+                  | set(FONT_PACKAGES))
 
 
 def missing_packages() -> list[str]:
-    wanted = {pkg: path for path, pkg in tile_art.SOURCES.values()}
+    """Debian packages to install (the PyPI art is fetched by `datasets.pypi_art`)."""
+    wanted = {pkg: path for path, pkg in tile_art.SOURCES.values() if not pkg.startswith("pypi:")}
     missing = [pkg for pkg, path in wanted.items() if not os.path.exists(path)]
     missing += [pkg for pkg, path in FONT_PACKAGES.items() if not Path(path).exists()]
     return sorted(set(missing))
@@ -82,6 +85,8 @@ def main(argv=None) -> int:
     missing = missing_packages()
     if missing and not args.no_install:
         install(missing)
+    if pypi_art.missing() and not args.no_install:
+        pypi_art.fetch()
     print("art styles available:", ", ".join(tile_art.available_styles()) or "none (procedural only)")
     if args.sheets:
         write_sheets(Path(__file__).resolve().parent / "cache" / "sheets")

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from datasets import kmahjongg_art
+from datasets import kmahjongg_art, pypi_art
 from scoring.tiles import BACK, CLASSES
 
 GNOME_THEMES = "/usr/share/gnome-mahjongg/themes"
@@ -47,7 +47,12 @@ _UNICODE_FONTS = {
     "unicode-symbola": "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
     "unicode-notosymbols2": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
     "unicode-freeserif": "/usr/share/fonts/truetype/freefont/FreeSerif.ttf",
+    "unicode-glmahjongtile": pypi_art.path("unicode-glmahjongtile"),
 }
+# shisensho tilescolor3.png (PyPI): 9 x 5 cells of 116x148; its flowers run plum, orchid,
+# BAMBOO, chrysanthemum; the last cell of the dragons' row is a joker (百搭).
+_SHISENSHO_ROWS = [_M, _S, _P, ["f1", "f2", "f4", "f3", "f5", "f6", "f7", "f8"],
+                   ["7z", "6z", "5z", "1z", "2z", "3z", "4z", None]]
 
 #: style name -> (source file, Debian package that provides it)
 SOURCES = {
@@ -60,6 +65,9 @@ SOURCES = {
     "unicode-notosymbols2": (_UNICODE_FONTS["unicode-notosymbols2"], "fonts-noto-core"),
     "unicode-freeserif": (_UNICODE_FONTS["unicode-freeserif"], "fonts-freefont-ttf"),
 }
+#: art from PyPI source distributions (`datasets.pypi_art`): the "package" is the requirement
+for _name in pypi_art.FILES:
+    SOURCES[_name] = (pypi_art.path(_name), "pypi:" + pypi_art.FILES[_name][0])
 #: KMahjongg's SVG sets, drawn by `datasets.kmahjongg_art` (PySide6, train extra): a Japanese-
 #: inspired ivory set with corner indices, a traditional one with brush winds and English-
 #: labelled flowers, a "classic" one with purple 万, lizard dragons and trees for seasons, and
@@ -114,6 +122,16 @@ def _sheet(style: str) -> dict[str, np.ndarray]:
             for c, code in enumerate(row):
                 y = 80 * (row0 + r)
                 faces[code] = _rgb_to_bgr(im.crop((64 * c + 4, y + 2, 64 * c + 53, y + 68)))
+    elif style == "shisensho":
+        im = Image.open(path).convert("RGBA")
+        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+        im = Image.alpha_composite(bg, im)
+        cw, ch = im.width / 9, im.height / 5
+        for r, row in enumerate(_SHISENSHO_ROWS):
+            for c, code in enumerate(row):
+                if code:
+                    faces[code] = _rgb_to_bgr(im.crop((int(c * cw) + 4, int(r * ch) + 4,
+                                                       int((c + 1) * cw) - 4, int((r + 1) * ch) - 4)))
     elif style.startswith("kmahjongg-"):
         sheet = _kmahjongg_sheet(style)
         faces = kmahjongg_art.read_sheet(sheet) if sheet is not None else {}

@@ -148,3 +148,56 @@ def test_small_crops_are_cut_as_from_a_photo_of_small_tiles():
         return np.mean([np.abs(np.diff(im.astype(np.int16), axis=1)).mean() for im in x])
 
     assert edges(small) < 0.8 * edges(plain)
+
+
+def test_shisensho_sheet_cells_map_to_their_tiles(tmp_path, monkeypatch):
+    """The 9 x 5 sheet's rows: characters, bamboo, dots, then flowers (plum, orchid, BAMBOO,
+    chrysanthemum) and seasons, then red, green and white dragon, E S W N and a joker."""
+    sheet = np.zeros((5 * 148, 9 * 116, 4), np.uint8)
+    for r in range(5):
+        for c in range(9):
+            sheet[r * 148:(r + 1) * 148, c * 116:(c + 1) * 116] = (10 * r, 10 * c, 200, 255)
+    path = tmp_path / "tilescolor3.png"
+    cv2.imwrite(str(path), sheet[:, :, [2, 1, 0, 3]])  # RGBA as cv2's BGRA
+    monkeypatch.setitem(tile_art.SOURCES, "shisensho", (str(path), "pypi:shisensho==0.9.12"))
+    tile_art._sheet.cache_clear()
+    try:
+        def cell(code):
+            face = tile_art.load_face("shisensho", code)
+            r, g = int(face[0, 0, 2]), int(face[0, 0, 1])  # BGR: red = 10 * row, green = 10 * column
+            return r // 10, g // 10
+
+        assert cell("1m") == (0, 0) and cell("9s") == (1, 8) and cell("1p") == (2, 0)
+        assert [cell(c) for c in ("f1", "f2", "f3", "f4", "f8")] == [(3, 0), (3, 1), (3, 3), (3, 2), (3, 7)]
+        assert [cell(c) for c in ("7z", "6z", "5z", "1z", "4z")] == [(4, 0), (4, 1), (4, 2), (4, 3), (4, 6)]
+        assert tile_art.load_face("shisensho", BACK) is None
+    finally:
+        tile_art._sheet.cache_clear()
+
+
+def test_pypi_art_takes_one_file_from_the_source_distribution(tmp_path, monkeypatch):
+    import io
+    import subprocess
+    import tarfile
+
+    from datasets import pypi_art
+
+    def fake_pip(cmd, **kwargs):
+        folder = Path(cmd[cmd.index("-d") + 1])
+        with tarfile.open(folder / "shisensho-0.9.12.tar.gz", "w:gz") as tar:
+            data = b"sheet bytes"
+            info = tarfile.TarInfo("shisensho-0.9.12/shisensho/data/tilescolor3.png")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(pypi_art, "CACHE", tmp_path / "art")
+    monkeypatch.setattr(pypi_art.subprocess, "run", fake_pip)
+    assert pypi_art.fetch(["shisensho"]) == []
+    assert (tmp_path / "art" / "shisensho-tilescolor3.png").read_bytes() == b"sheet bytes"
+    # a source distribution without the file, or no network: named as failed, nothing written
+    assert pypi_art.fetch(["unicode-glmahjongtile"]) == ["unicode-glmahjongtile"]
+    monkeypatch.setattr(pypi_art.subprocess, "run",
+                        lambda cmd, **kw: subprocess.CompletedProcess(cmd, 1, "", "no network"))
+    assert pypi_art.fetch(["unicode-glmahjongtile"]) == ["unicode-glmahjongtile"]
+    assert not (tmp_path / "art" / "GL-MahjongTile.ttf").exists()
