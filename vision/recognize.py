@@ -28,8 +28,8 @@ from vision.rectify import upright_crop
 DECODE_SIDE = 3000
 #: tiles narrower than this (pixels of the decoded photo) carry flowers' and seasons' small marks
 #: in too few pixels: in benchmarks/recognition.py's held-out-art tables the classifier reads
-#: 80.0% of flowers and seasons right at 24.5 pixels, 91.8% at 29.8, 94.4% at 37.2, 97.8% at
-#: 47.6 and 98.1% at 73 (suit and honour tiles 99.7-100% at every size)
+#: 82.6% of flowers and seasons right at 24.5 pixels, 89.2% at 29.8, 96.0% at 37.2, 97.4% at
+#: 47.6 and 100% at 73 (suit and honour tiles 99.5-100% at every size; run of 2026-11-27)
 SMALL_TILE_PX = 40.0
 
 
