@@ -101,20 +101,12 @@ def _sheet(style: str) -> dict[str, np.ndarray]:
     path = SOURCES[style][0]
     faces: dict[str, np.ndarray] = {}
     if style == "gnome-smooth":
-        im = Image.open(path).convert("RGBA")
-        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        im = Image.alpha_composite(bg, im)
+        im = _on_white(Image.open(path))
         for i, code in enumerate(_SMOOTH_ORDER):
             x = 96 * i
             faces[code] = _rgb_to_bgr(im.crop((x + 12, 3, x + 90, 119)))
     elif style == "xmahjongg-real":
-        im = Image.open(path).convert("RGB")
-        cw, ch = im.width / 9, im.height / 5
-        for r, row in enumerate(_REAL_ROWS):
-            for c, code in enumerate(row):
-                if code:
-                    faces[code] = _rgb_to_bgr(im.crop((int(c * cw) + 2, int(r * ch) + 2,
-                                                       int((c + 1) * cw) - 2, int((r + 1) * ch) - 2)))
+        faces = _grid_faces(Image.open(path).convert("RGB"), _REAL_ROWS, inset=2)
     elif style.startswith("xmahjongg-dor"):
         im = Image.open(path).convert("RGB")
         row0 = 2 if style.endswith("-blue") else 0
@@ -123,15 +115,7 @@ def _sheet(style: str) -> dict[str, np.ndarray]:
                 y = 80 * (row0 + r)
                 faces[code] = _rgb_to_bgr(im.crop((64 * c + 4, y + 2, 64 * c + 53, y + 68)))
     elif style == "shisensho":
-        im = Image.open(path).convert("RGBA")
-        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        im = Image.alpha_composite(bg, im)
-        cw, ch = im.width / 9, im.height / 5
-        for r, row in enumerate(_SHISENSHO_ROWS):
-            for c, code in enumerate(row):
-                if code:
-                    faces[code] = _rgb_to_bgr(im.crop((int(c * cw) + 4, int(r * ch) + 4,
-                                                       int((c + 1) * cw) - 4, int((r + 1) * ch) - 4)))
+        faces = _grid_faces(_on_white(Image.open(path)), _SHISENSHO_ROWS, inset=4)
     elif style.startswith("kmahjongg-"):
         sheet = _kmahjongg_sheet(style)
         faces = kmahjongg_art.read_sheet(sheet) if sheet is not None else {}
@@ -143,6 +127,25 @@ def _sheet(style: str) -> dict[str, np.ndarray]:
                     faces[code] = face
     else:
         raise KeyError(style)
+    return faces
+
+
+def _on_white(im: Image.Image) -> Image.Image:
+    """A sheet with transparent parts laid on white."""
+    im = im.convert("RGBA")
+    return Image.alpha_composite(Image.new("RGBA", im.size, (255, 255, 255, 255)), im)
+
+
+def _grid_faces(im: Image.Image, rows: list[list], inset: int) -> dict[str, np.ndarray]:
+    """Faces of a sheet of equal cells, one list of codes (None: skip) per row of cells, each
+    cut `inset` pixels inside its cell's border."""
+    cw, ch = im.width / max(len(row) for row in rows), im.height / len(rows)
+    faces = {}
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            if code:
+                faces[code] = _rgb_to_bgr(im.crop((int(c * cw) + inset, int(r * ch) + inset,
+                                                   int((c + 1) * cw) - inset, int((r + 1) * ch) - inset)))
     return faces
 
 
