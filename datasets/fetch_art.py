@@ -39,14 +39,14 @@ FONT_PACKAGES = {
     "fonts-klee": "/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf",
     "fonts-seto": "/usr/share/fonts/truetype/seto/setofont.ttf",
 }
-PACKAGES = sorted({pkg for _path, pkg in tile_art.SOURCES.values() if not pkg.startswith("pypi:")}
-                  | set(FONT_PACKAGES))
+#: Debian package -> a file of its art (the PyPI art is fetched by `datasets.pypi_art`)
+ART_PACKAGES = {pkg: path for path, pkg in tile_art.SOURCES.values() if not pkg.startswith("pypi:")}
+PACKAGES = sorted(set(ART_PACKAGES) | set(FONT_PACKAGES))
 
 
 def missing_packages() -> list[str]:
-    """Debian packages to install (the PyPI art is fetched by `datasets.pypi_art`)."""
-    wanted = {pkg: path for path, pkg in tile_art.SOURCES.values() if not pkg.startswith("pypi:")}
-    missing = [pkg for pkg, path in wanted.items() if not os.path.exists(path)]
+    """Debian packages to install."""
+    missing = [pkg for pkg, path in ART_PACKAGES.items() if not os.path.exists(path)]
     missing += [pkg for pkg, path in FONT_PACKAGES.items() if not Path(path).exists()]
     return sorted(set(missing))
 

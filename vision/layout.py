@@ -191,7 +191,7 @@ def _links(centers, u, n, w, h, vertical):
                 continue
             if same[j]:
                 row.union(i, j)
-                g = gap[j] - (slack[i] if abs(slack[i]) <= abs(slack[j]) else slack[j])  # the smaller
+                g = gap[j] - (slack[i] if abs(slack[i]) <= abs(slack[j]) else slack[j])  # nearer zero
                 if g < TOUCH_GAP * min(w[i], w[j]):
                     touch.union(i, j)
                     nearest[i], nearest[j] = min(nearest[i], g), min(nearest[j], g)
