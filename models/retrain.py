@@ -56,14 +56,22 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--members", type=int, default=2,
                     help="networks trained with seeds 0.. and joined into one averaging model (models.ensemble)")
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx",
-                    help="the main model's file; the bonus reader is written beside it")
+                    help="the main model's .onnx file, or a folder to write tile_classifier.onnx in; "
+                         "the bonus reader is written beside it")
     return ap
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
+    if not args.hust.is_dir():
+        ap.error(f"{args.hust}: no such folder (the hust-riichi dataset folder)")
+    try:
+        steps = plan(args)
+    except ValueError as exc:  # found now, not after the hour of training before the join
+        ap.error(str(exc))
     t0 = time.time()
-    for cmd in plan(args):
+    for cmd in steps:
         print(f"[{time.time() - t0:6.0f}s] {' '.join(cmd[1:])}", flush=True)
         if subprocess.run(cmd, cwd=ROOT).returncode != 0:
             print(f"step failed: {' '.join(cmd)}", file=sys.stderr)
@@ -72,33 +80,44 @@ def main(argv=None) -> int:
     return 0
 
 
+def model_file(out: Path) -> Path:
+    """The main model's file for `--out`: the path itself when it names an .onnx file,
+    tile_classifier.onnx inside it when it is a folder."""
+    if out.is_dir():
+        return out / "tile_classifier.onnx"
+    if out.suffix != ".onnx":
+        raise ValueError(f"--out {out}: name an .onnx file or an existing folder")
+    return out
+
+
 def plan(args: argparse.Namespace) -> list[list[str]]:
     """The commands a retrain runs, in order."""
     cache = ROOT / "datasets" / "cache" / "tiles"
     py = sys.executable
     members = ROOT / "datasets" / "cache" / "members"
-    bonus_out = args.out.with_name("bonus_classifier.onnx")
+    out = model_file(args.out)
+    bonus_out = out.with_name("bonus_classifier.onnx")
     steps = [
         [py, "-m", "datasets.fetch_art"],
         [py, "-m", "datasets.build_tile_dataset", "--out", str(cache), "--scale", str(args.scale),
          "--hust", str(args.hust)],
     ]
     if args.members == 1:
-        steps += [_train(py, cache, "tiles", args.epochs, 0, args.out),
+        steps += [_train(py, cache, "tiles", args.epochs, 0, out),
                   _train(py, cache, "bonus", args.bonus_epochs, 0, bonus_out)]
     else:
         seeds = range(args.members)
         steps += [_train(py, cache, "tiles", args.epochs, s, members / f"tile_classifier.seed{s}.onnx") for s in seeds]
         steps += [_train(py, cache, "bonus", args.bonus_epochs, s, members / f"bonus_classifier.seed{s}.onnx")
                   for s in seeds]
-        steps += [[py, "-m", "models.ensemble", str(args.out), *(str(members / f"tile_classifier.seed{s}.onnx") for s in seeds)],
+        steps += [[py, "-m", "models.ensemble", str(out), *(str(members / f"tile_classifier.seed{s}.onnx") for s in seeds)],
                   [py, "-m", "models.ensemble", str(bonus_out),
                    *(str(members / f"bonus_classifier.seed{s}.onnx") for s in seeds)]]
-    bench = [py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(args.out), "--cache", str(cache)]
-    if args.out.resolve() != (ROOT / "models" / "tile_classifier.onnx").resolve():
+    bench = [py, str(ROOT / "benchmarks" / "classifier.py"), str(args.hust), "--model", str(out), "--cache", str(cache)]
+    if out.resolve() != (ROOT / "models" / "tile_classifier.onnx").resolve():
         # models trained elsewhere are measured there: the committed models' results and
         # pictures stay theirs
-        bench += ["--out", str(args.out.parent / "classifier"), "--pictures", str(args.out.parent)]
+        bench += ["--out", str(out.parent / "classifier"), "--pictures", str(out.parent)]
     steps.append(bench)
     return steps
 

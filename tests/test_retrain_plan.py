@@ -29,3 +29,24 @@ def test_a_retrain_elsewhere_leaves_the_committed_results_alone(tmp_path):
     bench = _bench(steps)
     assert bench[bench.index("--out") + 1] == str(tmp_path / "classifier")
     assert bench[bench.index("--pictures") + 1] == str(tmp_path)
+
+
+def test_a_folder_as_out_takes_the_model_file_inside_it(tmp_path):
+    steps = plan(parser().parse_args(["hust", "--out", str(tmp_path)]))
+    joins = [c for c in steps if c[2] == "models.ensemble"]
+    assert [c[3] for c in joins] == [str(tmp_path / "tile_classifier.onnx"), str(tmp_path / "bonus_classifier.onnx")]
+
+
+def test_a_bad_out_or_dataset_folder_is_refused_before_any_step_runs(tmp_path, capsys, monkeypatch):
+    import subprocess
+
+    import pytest
+
+    from models import retrain
+
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("a step ran"))
+    for argv, says in [([str(tmp_path), "--out", str(tmp_path / "nowhere" / "model")], "name an .onnx file"),
+                       ([str(tmp_path / "missing")], "no such folder")]:
+        with pytest.raises(SystemExit) as exit_:
+            retrain.main(argv)
+        assert exit_.value.code == 2 and says in capsys.readouterr().err
