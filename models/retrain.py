@@ -13,22 +13,12 @@
 4. `benchmarks/classifier.py`: measure every test set, write benchmarks/results/classifier.*
    and the confusion-matrix pictures (with `--out` elsewhere: classifier.* and the pictures
    beside the new files).
-Timed for the committed models (2026-11-26, `--out` in a scratch folder, two members, alone on
-the 2-core machine): 43.9 minutes end to end (data 6.7, main networks 6.3 and 6.6, bonus readers
-12.4 and 11.7, joining and benchmark 0.1); the committed files are that run's.
-Before (2026-11-25, `--out` in a scratch folder, two members): 37.0
-minutes end to end on the 2-core machine with a benchmark sharing the cores for about ten of
-them (data 7.7, main networks 10.5 and 8.0, bonus readers at 20 epochs 5.6 and 5.2, joining
-and benchmark 0.3), then the bonus readers at today's 40 epochs by the same steps, 12.6 and
-11.9: about 51 minutes in all.  The recipe before the brush and handwritten fonts took 30.8
-nearly quiet.
-The whole command as it stands, on another machine the same evening: 53.6 minutes (data 6.7,
-main networks 7.1 and 7.7, readers 17.4 and 14.6; the files differ from the committed ones:
-training is deterministic on one machine, not across machines; models/README.md).
-The committed bonus reader since that night (the max-pooled head, `models.train`'s default for
-`--task bonus`) took 12.4 minutes a member by the same step on that machine's data, alone.
-Single-network runs took 37.0-37.9 minutes on a slower machine and 57-64 with other jobs
-keeping both cores busy.
+`--out FILE.onnx` or `--out FOLDER` trains elsewhere and leaves the committed files alone.
+Timed for the committed models (2026-11-27, `--out` in a scratch folder, two members, the slower
+2-core machine of the twelfth to fourteenth sessions): 55.7 minutes end to end (data 10.4, main
+networks 9.5 and 8.8, bonus readers 13.6 and 13.2, joining and benchmark 0.7); the committed
+files are that run's.  The same machine ran a later recipe's four networks in 47.4 minutes on
+another hour: its speed moves by half within hours.  Earlier timings: models/README.md.
 """
 
 from __future__ import annotations
