@@ -458,3 +458,13 @@ def test_a_row_found_a_little_long_of_every_tile_keeps_its_sets_apart():
     layout = group_tiles(chow + concealed)
     assert sorted(len(g.tiles) for s in layout.seats for g in s.groups) == [3, 10]
 
+
+
+def test_a_quads_centre_is_computed_once_and_cannot_be_changed():
+    """The grouping steps ask for a tile's centre hundreds of times a photo, so it is cached;
+    a caller changing the cached array in place would move the tile for every later step."""
+    q = TileQuad(np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float32))
+    assert q.center is q.center
+    np.testing.assert_allclose(q.center, [15, 20])
+    with pytest.raises(ValueError):
+        q.center[0] += 1

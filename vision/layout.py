@@ -179,16 +179,17 @@ def _links(centers, u, n, w, h, vertical):
     nearest = np.full(k, np.inf)  # each tile's smallest gap to a tile it touches by the usual measure
     relaxed = []  # (sideways tile, other, gap): touching only by the sideways tile's own length
     slack = _row_slack(centers, u, n, w, h, vertical)
+    # [i, j]: tile j as seen along tile i's row, all pairs at once
+    d = centers[None, :, :] - centers[:, None, :]
+    along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
+    ext = np.abs(u @ u.T).T * w[None, :] + np.abs(u @ n.T) * h[None, :]  # j's extent along i's row
+    gaps = along - (w[:, None] + ext) / 2
+    candidates = (perp < ROW_OFFSET * h[:, None]) & (gaps < ROW_GAP * w[:, None])
+    np.fill_diagonal(candidates, False)
     for i in range(k):
-        d = centers - centers[i]
-        along = np.abs(d @ u[i])
-        perp = np.abs(d @ n[i])
-        ext = np.abs(u @ u[i]) * w + np.abs(n @ u[i]) * h  # every tile's extent along i's row
-        gap = along - (w[i] + ext) / 2
+        gap = gaps[i]
         same = vertical == vertical[i]
-        for j in np.nonzero((perp < ROW_OFFSET * h[i]) & (gap < ROW_GAP * w[i]))[0]:
-            if j == i:
-                continue
+        for j in np.nonzero(candidates[i])[0]:
             if same[j]:
                 row.union(i, j)
                 g = gap[j] - (slack[i] if abs(slack[i]) <= abs(slack[j]) else slack[j])  # nearer zero
@@ -273,13 +274,14 @@ def _settle_widths(quads: list[TileQuad]) -> list[TileQuad]:
     short, long = np.minimum(w, h), np.maximum(w, h)
     ratio = short / long
     centers = np.array([q.center for q in quads])
+    dist = np.linalg.norm(centers[None, :, :] - centers[:, None, :], axis=2)
+    np.fill_diagonal(dist, np.inf)
     out = []
     for i, q in enumerate(quads):
         if ratio[i] < FORESHORTENED or len(quads) < 2:
             out.append(q)
             continue
-        d = np.linalg.norm(centers - centers[i], axis=1)
-        d[i] = np.inf
+        d = dist[i]
         j = int(np.argmin(d))
         if ratio[i] < NEAR_SQUARE and (_in_foreshortened_row(quads, i, j, d[j], long, ratio)
                                        or _between_row_mates(quads, i, d, long, ratio)):
@@ -439,10 +441,10 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         across = np.ptp(corners @ np.array([-axis[1], axis[0]]), axis=1)
         shape = ext / np.maximum(across, 1e-6)
         # compare each tile with its nearest run mates (perspective changes sizes along a run)
+        dist = np.linalg.norm(pts[None, :, :] - pts[:, None, :], axis=2)
+        np.fill_diagonal(dist, np.inf)
         for k in range(len(members)):
-            d = np.linalg.norm(pts - pts[k], axis=1)
-            d[k] = np.inf
-            near = np.argsort(d)[:2] if len(members) > 2 else np.argsort(d)[:1]
+            near = np.argsort(dist[k])[:2] if len(members) > 2 else np.argsort(dist[k])[:1]
             strength[members[k]] = shape[k] / float(np.mean(shape[near]))
             shaped = strength[members[k]] > SIDEWAYS_SHAPE
             if members[k] in turned and not shaped:

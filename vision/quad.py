@@ -17,9 +17,13 @@ class TileQuad:
     #: its width in the pixels of the detector's look that found it (0: not found by a look)
     seen_width: float = field(default=0.0, compare=False)
 
-    @property
+    @cached_property
     def center(self) -> np.ndarray:
-        return self.corners.mean(axis=0)
+        """The mean of the corners (asked for hundreds of times a photo by the detection and
+        grouping steps: computed once, and read-only so no caller can change it for the rest)."""
+        c = self.corners.mean(axis=0)
+        c.flags.writeable = False
+        return c
 
     @cached_property
     def _sides(self) -> tuple[float, float]:
