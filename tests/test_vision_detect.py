@@ -465,6 +465,41 @@ def test_a_look_along_a_row_looks_at_two_sizes(monkeypatch):
     monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
     monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: quads)
     img = np.zeros((1200, 1600, 3), np.uint8)
-    found = detect.find_tiles_in(img, [200, 400, 1000, 600], tile_w, known, localizer=object())
+    found = detect.find_tiles_in(img, [200, 400, 1000, 600], tile_w, known, localizer=object()).found
     assert sorted(q.center[0] for q in found) == [300 + 61 * 3, 300 + 61 * 4]
     assert len(looked) == 2 and abs(looked[0] - base) < 1e-9
+
+
+def _look_along_row(monkeypatch, row, known):
+    """find_tiles_in on a blank photo, its look (a stand-in) finding `row`, the tests on the
+    finds passed through."""
+    import vision.detect as detect
+
+    monkeypatch.setattr(detect, "_look_in", lambda loc, pyr, scale, regions, known=(): list(row))
+    monkeypatch.setattr(detect, "_without_specks", lambda quads: quads)
+    monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: quads)
+    img = np.zeros((1200, 1600, 3), np.uint8)
+    return detect.find_tiles_in(img, [200, 400, 1200, 600], 60.0, known, localizer=object())
+
+
+def test_touching_tiles_found_as_one_are_replaced_by_a_look_along_their_row(monkeypatch):
+    """Three touching tiles whose cores ran together at a small look were found as one long
+    tile (seed 2024's table 75 at 1600x1200: three 9s in a side seat's column, one find 112
+    pixels long).  The look along that seat's short row finds each of them: they replace the
+    long find instead of being dropped as lying over it."""
+    row = [_box_quad(300 + 61 * k, 500, 60, 80) for k in range(8)]
+    merged = _box_quad(300 + 61 * 4, 500, 61 * 2 + 64, 80)
+    known = row[:3] + [merged] + row[6:]
+    more = _look_along_row(monkeypatch, row, known)
+    assert sorted(q.center[0] for q in more.found) == [300 + 61 * k for k in (3, 4, 5)]
+    assert more.replaced == [merged]
+
+
+def test_a_tile_a_look_along_its_row_cuts_in_two_stands(monkeypatch):
+    """Two halves of one tile (a look that cut a sideways tile in two) are no run of tiles:
+    the tile stands, and the halves are dropped as lying over it."""
+    row = [_box_quad(300 + 61 * k, 500, 60, 80) for k in range(8)]
+    halves = [_box_quad(300 + 61 * 3 - 15, 500, 30, 80), _box_quad(300 + 61 * 3 + 15, 500, 30, 80)]
+    more = _look_along_row(monkeypatch, row[:3] + halves + row[4:], row)
+    assert more.found == [] and more.replaced == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -496,13 +497,22 @@ def _covered(q: TileQuad, others: list[TileQuad]) -> bool:
     return any(_same_tile(q, o) or _overlap(q, o) > 0.3 * q.width * q.height for o in others)
 
 
+class BoxFinds(NamedTuple):
+    """What a look along a box adds: new tiles, and the known finds they replace (each one
+    find of several touching tiles run together)."""
+
+    found: list[TileQuad]
+    replaced: list[TileQuad]
+
+
 def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
-                  localizer=None) -> list[TileQuad]:
+                  localizer=None) -> BoxFinds:
     """Tiles in one box of the photo that find_tile_quads did not find: looks at the box at the
     sizes (BOX_LOOK_SIZES) that bring tiles `tile_w` pixels wide to TILE_W_TARGET and a little
     over, each grown where it finds a tile at the box's edge, as the closer looks are.  Finds
-    over a `known` tile are dropped; the rest face the tests the closer looks' finds face
-    (specks, gaps, cloth).  For a seat whose row the first look did not mark at all
+    over a `known` tile are dropped, unless that tile is several of them run together
+    (_run_together): then they replace it.  The rest face the tests the closer looks' finds
+    face (specks, gaps, cloth).  For a seat whose row the first look did not mark at all
     (`vision.layout.missing_seat_box`), and along the row of a seat short of a hand or of one
     player's tiles alone (`vision.layout.short_seat_boxes`).  It builds its own pyramid of the
     decoded photo: the first look's may hold the JPEG's reduced decode as a level, and a look
@@ -514,13 +524,57 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     for k in BOX_LOOK_SIZES:
         scale = min(k * TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
         found += [q for q in _without_specks(_look_in(loc, pyr, scale, [list(box)])) if not _covered(q, found)]
-    found = [q for q in found if not _covered(q, known)]
+    replaced = _run_together(found, known)
+    standing = [k for k in known if not any(k is r for r in replaced)]
+    found = [q for q in found if not _covered(q, standing)]
     if not found:
-        return []
-    ids = {id(k) for k in known}
-    plain = _without_gap_fills(pyr, list(known) + found)  # the known tiles stay first
+        return BoxFinds([], [])
+    ids = {id(k) for k in standing}
+    plain = _without_gap_fills(pyr, standing + found)  # the known tiles stay first
     kept = {id(q) for q in _without_cloth(pyr, plain, sum(id(q) in ids for q in plain))}
-    return [q for q in found if id(q) in kept]
+    found = [q for q in found if id(q) in kept]
+    # a replaced find goes only when the tiles that replace it passed the tests
+    replaced = [r for r in replaced if sum(_inside_quad(q, r) for q in found) >= 2]
+    return BoxFinds(found, replaced)
+
+
+#: a known find is touching tiles run together when at least two finds of a look along its row
+#: lie inside it, it is at least RUN_AREA times their mean area, and each is at least
+#: RUN_WHOLE of the area of the known finds round it (whole tiles, not fragments of one)
+RUN_AREA = 1.6
+RUN_WHOLE = 0.6
+
+
+def _inside_quad(q: TileQuad, other: TileQuad) -> bool:
+    """Whether q's centre lies inside `other`."""
+    return cv2.pointPolygonTest(other.corners.reshape(-1, 1, 2), (float(q.center[0]), float(q.center[1])),
+                                False) >= 0
+
+
+def _run_together(found: list[TileQuad], known: list[TileQuad]) -> list[TileQuad]:
+    """The known finds that a look along their row saw as two or more whole tiles: touching
+    tiles whose cores ran together at a small look, too small to be cut (MIN_SPLIT_CORE in
+    vision.localizer).  The case: seed 2024's table 75 at 1600x1200, three 9s in a side seat's
+    column found as one tile 112 pixels long; the look along that short seat's row found each
+    of the three, 41 long, and all were dropped as lying over the known find."""
+    if not found or len(known) < 3:
+        return []
+    areas = np.array([k.width * k.height for k in known])
+    centres = np.array([k.center for k in known])
+    out = []
+    for i, k in enumerate(known):
+        inside = [q for q in found if _inside_quad(q, k)]
+        if len(inside) < 2:
+            continue
+        sizes = np.array([q.width * q.height for q in inside])
+        if areas[i] < RUN_AREA * sizes.mean():
+            continue
+        d = np.linalg.norm(centres - centres[i], axis=1)
+        d[i] = np.inf
+        around = float(np.median(areas[np.argsort(d)[:SPECK_NEIGHBOURS]]))
+        if sizes.min() >= RUN_WHOLE * around:
+            out.append(k)
+    return out
 
 
 def _holes(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:

@@ -1,5 +1,6 @@
 """Photo in, table out: load -> find tiles -> group into seats and sets (-> the one seat missing
-from three looked for where its row must lie, the table grouped again) -> upright crops ->
+from three looked for where its row must lie, a seat short of a hand looked along its row, the
+table grouped again) -> upright crops ->
 classify (-> a concealed kong's missed backs put back, the table grouped again) -> hands.  Each
 step lives in its own module; this one only wires them together."""
 
@@ -110,13 +111,16 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     missing = missing_seat_box(layout, img.shape)
     if missing:  # three seats found: the fourth's row may be one the first look did not see
         more = find_tiles_in(img, *missing, quads, localizer)
-        if more:
-            quads = quads + more
+        if more.found:
+            quads = _with_finds(quads, more)
             layout = group_tiles(quads)
-    found = len(quads)
-    for box, tile_w in short_seat_boxes(layout, img.shape):  # a seat short of a hand: a set
-        quads = quads + find_tiles_in(img, box, tile_w, quads, localizer)  # past its row's ends
-    if len(quads) > found:
+    changed = False
+    # a seat short of a hand: a set past its row's ends, or touching tiles found as one
+    for box, tile_w in short_seat_boxes(layout, img.shape):
+        more = find_tiles_in(img, box, tile_w, quads, localizer)
+        changed |= bool(more.found)
+        quads = _with_finds(quads, more)
+    if changed:
         layout = group_tiles(quads)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
@@ -153,6 +157,12 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
         "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)})
+
+
+def _with_finds(quads: list[TileQuad], more) -> list[TileQuad]:
+    """The quads with a look along a box's finds (vision.detect.BoxFinds) added and the finds
+    they replace taken out."""
+    return [q for q in quads if not any(q is r for r in more.replaced)] + more.found
 
 
 def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
