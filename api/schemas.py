@@ -112,6 +112,8 @@ class Health(BaseModel):
     model_config = ConfigDict(extra="allow")
     status: str
     version: str
+    #: "loading" while the start-up loads the models, then "ready", or "unavailable" (with
+    #: recognizer_error); "not loaded" when the app runs without its start-up (a bare test client)
     recognizer: str
     #: "compiled" (the mypyc build `make serve` makes when it can) or "python"
     scoring_engine: str

@@ -56,7 +56,12 @@ _load_lock = threading.Lock()
 
 
 def warm_up() -> str:
-    """Load the classifier once (idempotent); returns a status for /healthz."""
+    """Load the classifier once (idempotent); returns a status for /healthz: "loading" while
+    it runs (the app's start-up runs it in the background: a health check polled then is
+    answered at once, and says the recogniser is on its way, not missing), then "ready" or
+    "unavailable"."""
+    if _state["recognizer"] != "ready":
+        _state["recognizer"] = "loading"
     with _load_lock:
         if _state["recognizer"] == "ready":
             return "ready"

@@ -67,3 +67,23 @@ def test_security_headers_on_the_page():
         assert response.headers["x-content-type-options"] == "nosniff"
         assert client.get("/static/app.js").status_code == 200
         assert client.get("/static/../app.py").status_code == 404
+
+
+def test_health_says_loading_while_the_models_load(monkeypatch):
+    """The app's start-up loads the models in the background; a health check polled meanwhile
+    says "loading" (it said "not loaded", as if the models were missing), then "ready"."""
+    import models.classifier
+
+    release = threading.Event()
+    real = models.classifier.default_classifier
+    monkeypatch.setattr(models.classifier, "default_classifier", lambda: release.wait(10) and real())
+    monkeypatch.setitem(api.service._state, "recognizer", "not loaded")
+    with TestClient(app) as client:
+        time.sleep(0.2)
+        assert client.get("/healthz").json()["recognizer"] == "loading"
+        release.set()
+        for _ in range(100):
+            if client.get("/healthz").json()["recognizer"] != "loading":
+                break
+            time.sleep(0.05)
+        assert client.get("/healthz").json()["recognizer"] == "ready"
