@@ -503,3 +503,21 @@ def test_a_tile_a_look_along_its_row_cuts_in_two_stands(monkeypatch):
     halves = [_box_quad(300 + 61 * 3 - 15, 500, 30, 80), _box_quad(300 + 61 * 3 + 15, 500, 30, 80)]
     more = _look_along_row(monkeypatch, row[:3] + halves + row[4:], row)
     assert more.found == [] and more.replaced == []
+
+
+def test_touching_tiles_found_as_one_stand_when_the_look_keeps_only_one_of_them(monkeypatch):
+    """When the tests on the finds (here the cloth test) leave only one of the tiles a look
+    found inside a long find, the long find stands, and the one left is dropped with the rest
+    that lie over it: no tile is found twice."""
+    import vision.detect as detect
+
+    row = [_box_quad(300 + 61 * k, 500, 60, 80) for k in range(8)]
+    merged = _box_quad(300 + 61 * 4, 500, 61 * 2 + 64, 80)
+    known = row[:3] + [merged] + row[6:]
+    more = _look_along_row(monkeypatch, row, known)
+    assert len(more.found) == 3  # the stand-in tests keep all three
+    monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: [
+        q for q in quads if not (q is row[4] or q is row[5])])
+    more = detect.find_tiles_in(np.zeros((1200, 1600, 3), np.uint8), [200, 400, 1200, 600], 60.0, known,
+                                localizer=object())
+    assert more.found == [] and more.replaced == []

@@ -533,9 +533,11 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     plain = _without_gap_fills(pyr, standing + found)  # the known tiles stay first
     kept = {id(q) for q in _without_cloth(pyr, plain, sum(id(q) in ids for q in plain))}
     found = [q for q in found if id(q) in kept]
-    # a replaced find goes only when the tiles that replace it passed the tests
-    replaced = [r for r in replaced if sum(_inside_quad(q, r) for q in found) >= 2]
-    return BoxFinds(found, replaced)
+    # a replaced find goes only when two of the tiles that replace it passed the tests; else it
+    # stands, and a lone one of them lying over it goes
+    standing = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2]
+    replaced = [r for r in replaced if not any(r is k for k in standing)]
+    return BoxFinds([q for q in found if not _covered(q, standing)], replaced)
 
 
 #: a known find is touching tiles run together when at least two finds of a look along its row
