@@ -535,9 +535,9 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     found = [q for q in found if id(q) in kept]
     # a replaced find goes only when two of the tiles that replace it passed the tests; else it
     # stands, and a lone one of them lying over it goes
-    standing = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2]
-    replaced = [r for r in replaced if not any(r is k for k in standing)]
-    return BoxFinds([q for q in found if not _covered(q, standing)], replaced)
+    kept_whole = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2]
+    replaced = [r for r in replaced if not any(r is k for k in kept_whole)]
+    return BoxFinds([q for q in found if not _covered(q, kept_whole)], replaced)
 
 
 #: a known find is touching tiles run together when at least two finds of a look along its row
