@@ -182,7 +182,7 @@ def _links(centers, u, n, w, h, vertical):
     # [i, j]: tile j as seen along tile i's row, all pairs at once
     d = centers[None, :, :] - centers[:, None, :]
     along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
-    ext = np.abs(u @ u.T).T * w[None, :] + np.abs(u @ n.T) * h[None, :]  # j's extent along i's row
+    ext = np.abs(u @ u.T) * w[None, :] + np.abs(u @ n.T) * h[None, :]  # j's extent along i's row
     gaps = along - (w[:, None] + ext) / 2
     candidates = (perp < ROW_OFFSET * h[:, None]) & (gaps < ROW_GAP * w[:, None])
     np.fill_diagonal(candidates, False)
