@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from datasets.backgrounds import random_surface
+from datasets.props import draw_props
 from datasets.render_tiles import random_style, render_tile
 from scoring.tiles import BACK, BONUS, KINDS, format_tiles
 
@@ -304,17 +305,20 @@ class SynthTable:
     tiles: list[dict]  # quad, box, code, seat, group, face_down, sideways
     case: dict
     camera_seat: str
+    props: list[dict] = field(default_factory=list)  # kind, quad, box: things that are no tile
 
     def truth(self) -> dict:
         return {"tiles": self.tiles, "case": self.case, "camera_seat": self.camera_seat,
-                "width": int(self.image.shape[1]), "height": int(self.image.shape[0])}
+                "width": int(self.image.shape[1]), "height": int(self.image.shape[0]),
+                "props": self.props}
 
 
 def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None = None,
                single: bool | None = None, camera_seat: str = "E", tilt: float | None = None,
                rotate: float | None = None, surface: str | None = None,
-               ruleset: str = "pung-chow", hands: list[Hand] | None = None) -> SynthTable:
-    """One synthetic table photo with its ground truth (`hands` to lay out given hands)."""
+               ruleset: str = "pung-chow", hands: list[Hand] | None = None, props: bool = False) -> SynthTable:
+    """One synthetic table photo with its ground truth (`hands` to lay out given hands; `props`:
+    dice, scoring sticks, coins or chips lie where no tile does, datasets.props)."""
     if hands is not None:
         single = len(hands) == 1
     single = bool(rng.random() < 0.15) if single is None else single
@@ -328,6 +332,9 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     rotate = float(rng.uniform(-12, 12)) if rotate is None else rotate
     H = _camera(rng, canvas, (ow, oh), tilt, rotate)
     img = random_surface(rng, oh, ow, surface)
+    scale = float(np.sqrt(abs(np.linalg.det(H[:2, :2]))))
+    things = draw_props(rng, img, lambda pts: _to_photo(pts, H), canvas, [p.corners for p in placed],
+                        tw, scale) if props else []
     # lighting: a linear gradient plus a soft spot
     yy, xx = np.mgrid[0:oh, 0:ow].astype(np.float32)
     ang = rng.uniform(0, 2 * np.pi)
@@ -337,7 +344,6 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     shade += float(rng.uniform(0, 0.15)) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (0.2 * ow * ow))
     shade = np.clip(shade, 0.55, 1.25).astype(np.float32)
     img = (img.astype(np.float32) * shade[..., None]).clip(0, 255).astype(np.uint8)
-    scale = float(np.sqrt(abs(np.linalg.det(H[:2, :2]))))
     tile_px = tw * scale
     depth = np.array([float(rng.uniform(-0.08, 0.08)), float(rng.uniform(0.12, 0.3))]) * tile_px
     body = tuple(int(c) for c in np.array(style.rim[::-1]) * 0.8)
@@ -346,7 +352,7 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     truth = []
     for i in order:
         p = placed[i]
-        quad = cv2.perspectiveTransform(p.corners.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+        quad = _to_photo(p.corners, H)
         fw = max(8, int(round(np.linalg.norm(quad[1] - quad[0]) * 1.5)))
         fh = max(8, int(round(np.linalg.norm(quad[3] - quad[0]) * 1.5)))
         face = render_tile(p.code, style, rng, (fw, fh))
@@ -368,7 +374,11 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     case = {"id": "synthetic", "ruleset": ruleset, "seat_wind": winner.seat,
             "round_wind": None if ruleset == "pung-chow" else "E",
             "hands": [h.to_case() for h in hands]}
-    return SynthTable(img, truth, case, camera_seat)
+    return SynthTable(img, truth, case, camera_seat, things)
+
+
+def _to_photo(pts: np.ndarray, H: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
 
 
 def _pick_art(rng: np.random.Generator, art: str | None) -> str | None:
@@ -392,11 +402,13 @@ def main(argv=None) -> int:
                          "(for training the localiser)")
     ap.add_argument("--width", type=int, default=1600)
     ap.add_argument("--height", type=int, default=1200)
+    ap.add_argument("--props", action="store_true",
+                    help="dice, scoring sticks, coins or chips on each table where no tile lies")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     for i in range(args.count):
-        t = make_table(rng, (args.width, args.height), art=_pick_art(rng, args.art))
+        t = make_table(rng, (args.width, args.height), art=_pick_art(rng, args.art), props=args.props)
         name = f"table_{i:04d}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), t.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (args.out / f"{name}.json").write_text(json.dumps({"image": f"{name}.jpg", **t.truth()}))
