@@ -1,0 +1,97 @@
+"""The tile check: is a find a tile at all?
+
+The localiser learnt tiles against cloth, wood and an empty tray; a real table also holds dice,
+scoring sticks, coins and chips, and a die's white face or a coin found as a tile joins the
+nearest seat's hand.  The check looks at each find with some of what lies round it (a window
+CONTEXT times the find's longer side, with the find's outline as a fourth channel) and gives the
+probability that it is a tile (face up or down).  Finds under the model's threshold are dropped
+before the tiles are grouped.  Trained by vision/train_tile_check.py on the pipeline's own finds
+in synthetic tables with props (datasets/props.py) and the hust-riichi training photos.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.quad import TileQuad
+
+MODEL_PATH = Path(__file__).resolve().parent / "tile_check.onnx"
+#: the window's side, in pixels, and in the find's longer sides
+WINDOW = 48
+CONTEXT = 1.8
+MEAN, STD = 0.5, 0.25
+
+
+class TileCheckMissing(RuntimeError):
+    """The tile check's model file is not there (train it with vision/train_tile_check.py)."""
+
+
+def window(img: np.ndarray, quad: TileQuad) -> np.ndarray:
+    """The check's input for one find: 4 x WINDOW x WINDOW float32, the BGR window about the
+    find (normalised; shrunk by area, as a photo of any size is, and edge pixels repeated past
+    the photo's border) and the find's outline filled with 1 in it."""
+    cx, cy = quad.center
+    side = CONTEXT * max(quad.width, quad.height, 1.0)
+    x0, y0 = int(np.floor(cx - side / 2)), int(np.floor(cy - side / 2))
+    n = max(1, int(np.ceil(side)))
+    h, w = img.shape[:2]
+    patch = img[max(0, y0):max(0, min(h, y0 + n)), max(0, x0):max(0, min(w, x0 + n))]
+    if patch.shape[0] != n or patch.shape[1] != n:
+        if patch.size == 0:
+            patch = np.zeros((n, n, 3), np.uint8)
+        else:
+            top, left = max(0, -y0), max(0, -x0)
+            patch = cv2.copyMakeBorder(patch, top, n - patch.shape[0] - top, left, n - patch.shape[1] - left,
+                                       cv2.BORDER_REPLICATE)
+    patch = cv2.resize(patch, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA if n > WINDOW else cv2.INTER_LINEAR)
+    s = WINDOW / n
+    pts = (quad.corners.astype(np.float64) - [x0, y0]) * s
+    mask = np.zeros((WINDOW, WINDOW), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(pts * 16).astype(np.int32), 1, lineType=cv2.LINE_8, shift=4)
+    x = np.empty((4, WINDOW, WINDOW), np.float32)
+    x[:3] = (patch.transpose(2, 0, 1).astype(np.float32) / 255.0 - MEAN) / STD
+    x[3] = mask
+    return x
+
+
+class TileCheck:
+    """Probability that each find is a tile.  Thread-safe; one onnxruntime session."""
+
+    def __init__(self, model_path: str | Path | None = None, threads: int = 2):
+        import onnxruntime as ort
+
+        path = Path(model_path or MODEL_PATH)
+        if not path.exists():
+            raise TileCheckMissing(f"tile check model not found at {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        meta = path.with_suffix(".json")
+        self.meta = json.loads(meta.read_text()) if meta.exists() else {}
+        self.threshold = float(self.meta.get("threshold", 0.5))
+
+    def probabilities(self, img: np.ndarray, quads: list[TileQuad]) -> np.ndarray:
+        if not quads:
+            return np.zeros(0, np.float32)
+        x = np.stack([window(img, q) for q in quads])
+        logits = self.session.run(None, {self.input_name: x})[0].reshape(-1)
+        return 1.0 / (1.0 + np.exp(-logits))
+
+    def tiles(self, img: np.ndarray, quads: list[TileQuad]) -> list[TileQuad]:
+        """The finds the check takes for tiles."""
+        p = self.probabilities(img, quads)
+        return [q for q, v in zip(quads, p) if v >= self.threshold]
+
+
+@lru_cache(maxsize=1)
+def default_tile_check() -> TileCheck:
+    """The bundled model, loaded once per process."""
+    return TileCheck()
