@@ -69,9 +69,11 @@ def warm_up() -> str:
             import vision  # noqa: F401 - import cost paid here, not on the first photo
             from models.classifier import default_classifier
             from vision.localizer import default_localizer
+            from vision.tile_check import default_tile_check
 
             default_classifier()
             default_localizer()
+            default_tile_check()
             _state["recognizer"], _state["error"] = "ready", None
         except Exception as exc:  # noqa: BLE001 - the service still scores typed-in tables
             _state["recognizer"], _state["error"] = "unavailable", f"{type(exc).__name__}: {exc}"
@@ -96,7 +98,8 @@ def _vision():
 def _model_errors() -> tuple[type, ...]:
     """Exception types meaning 'a bundled model is missing or broken' (a server fault: 503)."""
     found = []
-    for module, name in (("models.classifier", "ModelError"), ("vision.localizer", "LocalizerMissing")):
+    for module, name in (("models.classifier", "ModelError"), ("vision.localizer", "LocalizerMissing"),
+                         ("vision.tile_check", "TileCheckMissing")):
         try:
             found.append(getattr(__import__(module, fromlist=[name]), name))
         except (ImportError, AttributeError):

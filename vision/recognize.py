@@ -91,10 +91,11 @@ def _classifier():
 
 
 def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
-              name: str | None = None) -> Recognition:
+              name: str | None = None, tile_check=None) -> Recognition:
     """Recognise a table photo.  `image`: bytes, a path or a BGR ndarray.  `camera_seat`: the
     wind sitting at the photo's bottom edge.  `classifier`: anything with
-    classify(crops) -> predictions (default: the bundled tile classifier)."""
+    classify(crops) -> predictions (default: the bundled tile classifier).  `tile_check`: what
+    drops finds that are no tile (vision.tile_check; default the bundled one, False for none)."""
     if camera_seat not in ("E", "S", "W", "N"):
         raise ValueError(f"camera seat {camera_seat!r} is not one of E, S, W, N")
     t0 = time.perf_counter()
@@ -107,17 +108,19 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t1 = time.perf_counter()
     quads = find_tile_quads(photo, localizer)
     img, scale = photo.result(), photo.scale
+    check = _tile_check(tile_check)
+    quads = check.tiles(img, quads) if check else quads
     layout = group_tiles(quads)
     missing = missing_seat_box(layout, img.shape)
     if missing:  # three seats found: the fourth's row may be one the first look did not see
-        more = find_tiles_in(img, *missing, quads, localizer)
+        more = _checked(check, img, find_tiles_in(img, *missing, quads, localizer))
         if more.found:
             quads = _with_finds(quads, more)
             layout = group_tiles(quads)
     changed = False
     # a seat short of a hand: a set past its row's ends, or touching tiles found as one
     for box, tile_w in short_seat_boxes(layout, img.shape):
-        more = find_tiles_in(img, box, tile_w, quads, localizer)
+        more = _checked(check, img, find_tiles_in(img, box, tile_w, quads, localizer))
         changed |= bool(more.found)
         quads = _with_finds(quads, more)
     if changed:
@@ -157,6 +160,25 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
         "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)})
+
+
+def _tile_check(tile_check):
+    if tile_check is False:
+        return None
+    if tile_check is not None:
+        return tile_check
+    from vision.tile_check import default_tile_check
+
+    return default_tile_check()
+
+
+def _checked(check, img, more):
+    """A look's finds (vision.detect.BoxFinds) less those the tile check drops; a find the look
+    would replace stays when any of the finds replacing it is dropped."""
+    if check is None or not more.found:
+        return more
+    kept = check.tiles(img, more.found)
+    return type(more)(kept, more.replaced if len(kept) == len(more.found) else [])
 
 
 def _with_finds(quads: list[TileQuad], more) -> list[TileQuad]:
