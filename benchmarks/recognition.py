@@ -1,6 +1,6 @@
 """Recognition benchmark: real photos, synthetic tables and end-to-end latency.
 
-    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--phone 100] [--per-size 100] [--latency 7]
+    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--synthetic 200] [--phone 100] [--per-size 100] [--props 100] [--latency 7]
     python benchmarks/recognition.py --latency-only [--latency 7]     # part 3 alone, a minute
 
 1. hust-riichi TEST photos (datasets/splits/hust-riichi.json): tile recall at IoU 0.5 and
@@ -14,7 +14,9 @@
    are 1280x960 photos (tiles about 24 pixels wide); `--phone N` tables more of the same art at
    4000x3000, a phone camera's 12 megapixels (tiles about 73 pixels wide), the size users send;
    `--per-size N` tables more at each of `--sizes` (sizes between the two: a photo a messaging
-   app has shrunk to 1600x1200, or a camera set to fewer megapixels).
+   app has shrunk to 1600x1200, or a camera set to fewer megapixels); `--props N` tables more
+   at 2000x1500 with dice, scoring sticks, coins or chips where no tile lies (datasets/props.py),
+   counting the finds that are no tile.
 3. Latency: a 12-megapixel synthetic photo, JPEG bytes -> recognize -> build_case ->
    score_table, median of N runs on the threads onnxruntime is given (2), in a fresh process
    that imports only the runtime, and that process's peak RSS (target: 150 ms, 400 MB).
@@ -230,9 +232,30 @@ def _scores_equal(a: dict, b: dict) -> bool:
 
 #: a phone camera's 12-megapixel photo
 PHONE_SIZE = (4000, 3000)
+#: the tables with props on them: tiles about 37 pixels wide, a photo shrunk by a messaging app
+PROPS_SIZE = (2000, 1500)
 
 
-def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int] = (1280, 960)) -> dict:
+def _finds_no_tile(rec, table) -> tuple[int, int]:
+    """(found tiles that are none of the true tiles at IoU 0.5, of them lying on a prop)."""
+    truth = [(t["box"], t["code"]) for t in table.tiles]
+    found = [(t.quad.box, t.code) for t in rec.tiles]
+    pairs = sorted(((iou(a[0], b[0]), i, j) for i, a in enumerate(truth) for j, b in enumerate(found)), reverse=True)
+    used_t, used_f = set(), set()
+    for v, i, j in pairs:
+        if v < 0.5:
+            break
+        if i not in used_t and j not in used_f:
+            used_t.add(i)
+            used_f.add(j)
+    extra = [rec.tiles[j].quad.center for j in range(len(found)) if j not in used_f]
+    on_props = sum(any(p["box"][0] <= c[0] <= p["box"][2] and p["box"][1] <= c[1] <= p["box"][3]
+                       for p in table.props) for c in extra)
+    return len(extra), on_props
+
+
+def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int] = (1280, 960),
+                    props: bool = False) -> dict:
     from datasets.synth_table import TruthClassifier, make_table
     from scoring import score_table
     from scoring.tiles import BONUS
@@ -242,7 +265,8 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
     clf = _classifier_or_none()
     have_clf = not isinstance(clf, Exception)
     rng = np.random.default_rng(seed)
-    res = {"tables": count, "seed": seed, "art": art or "procedural", "size": list(size)}
+    res = {"tables": count, "seed": seed, "art": art or "procedural", "size": list(size), "props": props}
+    no_tile = {"finds": 0, "on_props": 0, "tables": 0, "props": 0}
     layout_ok = {"geometry": 0, "full": 0}
     score_ok = {"geometry": 0, "full": 0}
     failures = []
@@ -250,7 +274,8 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
     causes: Counter = Counter()
     widths = []
     for i in range(count):
-        table = make_table(rng, size, art=art)
+        table = make_table(rng, size, art=art, props=props)
+        no_tile["props"] += len(table.props)
         truth_result = score_table(table.case)
         winner = next(h for h in table.case["hands"] if h["winner"])
         context = {"ruleset": table.case["ruleset"], "winner": winner["seat"], "win_by": winner["win_by"]}
@@ -272,6 +297,10 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
                 tiles["wrong"] += len(wrong)
                 tiles["bonus_wrong"] += sum(a in BONUS for a, _ in wrong)
                 widths += [min(t.quad.width, t.quad.height) for t in rec.tiles]
+                extra, on_props = _finds_no_tile(rec, table)
+                no_tile["finds"] += extra
+                no_tile["on_props"] += on_props
+                no_tile["tables"] += extra > 0
                 if not same:
                     causes[_why_scores_wrong(wrong, got)] += 1
             if (not ok or not same) and len(failures) < 25:
@@ -291,7 +320,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
             "face_up_tiles": tiles["face_up"], "flowers_seasons_tiles": tiles["bonus"]}
         res["full"]["wrong_scores_by_misread"] = dict(causes.most_common())
         res["median_tile_width_px"] = round(float(np.median(widths)), 1)
-    res["failures"] = failures
+        res["full"]["finds_that_are_no_tile"] = no_tile
     return res
 
 
@@ -411,7 +440,8 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
     if not s:
         return []
     w, h = s.get("size", (1280, 960))
-    lines = [f"## Synthetic tables ({s['tables']} at {w}x{h}, art style {s['art']}, seed {s['seed']})", "",
+    on = ", with dice, scoring sticks, coins or chips where no tile lies" if s.get("props") else ""
+    lines = [f"## Synthetic tables ({s['tables']} at {w}x{h}, art style {s['art']}, seed {s['seed']}{on})", "",
              "| codes from | seat and group right | scores exactly right |", "| --- | ---: | ---: |"]
     for mode, label in (("geometry", "ground truth (detection + layout only)"), ("full", "the classifier")):
         v = s[mode]
@@ -427,6 +457,11 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
                   f"{t['flowers_seasons_tiles']} flowers and seasons.", "",
                   "Tables with wrong scores, by what was misread: "
                   + (", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) or "none") + ".", ""]
+    nt = full.get("finds_that_are_no_tile") if isinstance(full, dict) else None
+    if nt:
+        props = f" ({nt['on_props']} on the {nt['props']} props)" if s.get("props") else ""
+        lines += [f"Finds that are no tile (none of the true tiles at IoU 0.5): {nt['finds']}{props}, "
+                  f"in {nt['tables']} of the {s['tables']} tables.", ""]
     return lines
 
 
@@ -452,6 +487,7 @@ def to_markdown(r: dict) -> str:
         lines += _synthetic_markdown(r.get(key))
     for s in r.get("synthetic_sizes", []):
         lines += _synthetic_markdown(s)
+    lines += _synthetic_markdown(r.get("synthetic_props"))
     lat = r.get("latency")
     if lat:
         lines += ["## Latency (12-megapixel photo, decode to scores, fresh runtime-only process)", ""]
@@ -503,6 +539,9 @@ def main(argv=None) -> int:
                     help="more synthetic tables at each of --sizes (0: skip)")
     ap.add_argument("--sizes", default="1600x1200,2000x1500,2560x1920",
                     help="photo sizes (WxH, comma-separated) for --per-size")
+    ap.add_argument("--props", type=int, default=0,
+                    help=f"more synthetic tables at {PROPS_SIZE[0]}x{PROPS_SIZE[1]} with dice, scoring sticks, "
+                         "coins or chips where no tile lies (0: skip)")
     ap.add_argument("--seed", type=int, default=2024, help="seed of the synthetic tables")
     ap.add_argument("--art", default=None, help="art style for the synthetic tables (default: held out)")
     ap.add_argument("--latency", type=int, default=7, help="latency runs (0: skip)")
@@ -524,7 +563,7 @@ def main(argv=None) -> int:
         else:
             result["hust_riichi"] = None
             print(f"{args.dataset} not found: the hust-riichi part is skipped", file=sys.stderr)
-        if args.synthetic or args.phone or args.per_size:
+        if args.synthetic or args.phone or args.per_size or args.props:
             from datasets.tile_art import HELD_OUT_STYLES, available_styles
 
             art = args.art or next((s for s in HELD_OUT_STYLES if s in available_styles()), None)
@@ -535,6 +574,8 @@ def main(argv=None) -> int:
             if args.per_size:
                 result["synthetic_sizes"] = [bench_synthetic(args.per_size, args.seed, art, _size(s))
                                              for s in args.sizes.split(",")]
+            if args.props:
+                result["synthetic_props"] = bench_synthetic(args.props, args.seed, art, PROPS_SIZE, props=True)
         if args.latency:
             result["latency"] = bench_latency(args.latency)
     args.out.mkdir(parents=True, exist_ok=True)
