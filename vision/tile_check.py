@@ -3,7 +3,8 @@
 The localiser learnt tiles against cloth, wood and an empty tray; a real table also holds dice,
 scoring sticks, coins and chips, and a die's white face or a coin found as a tile joins the
 nearest seat's hand.  The check looks at each find with some of what lies round it (a window
-CONTEXT times the find's longer side, with the find's outline as a fourth channel) and gives the
+CONTEXT times the find's longer side, turned to the find's sides, with the find's outline as a
+fourth channel) and gives the
 probability that it is a tile (face up or down).  Finds under the model's threshold are dropped
 before the tiles are grouped.  Trained by vision/train_tile_check.py on the pipeline's own finds
 in synthetic tables with props (datasets/props.py) and the hust-riichi training photos.
@@ -33,12 +34,17 @@ class TileCheckMissing(RuntimeError):
 
 def window(img: np.ndarray, quad: TileQuad) -> np.ndarray:
     """The check's input for one find: 4 x WINDOW x WINDOW float32, the BGR window about the
-    find (normalised; shrunk by area, as a photo of any size is, and edge pixels repeated past
-    the photo's border) and the find's outline filled with 1 in it."""
-    cx, cy = quad.center
+    find, turned to the find's own sides (so a photo's rotation is no cue: a tile is a tile at
+    any angle, and so is a die), normalised, and the find's outline filled with 1 in it.  The
+    photo is shrunk before it is turned (area-like, _shrink), and edge pixels are repeated past
+    its border."""
+    c = quad.center.astype(np.float64)
     side = CONTEXT * max(quad.width, quad.height, 1.0)
-    x0, y0 = int(np.floor(cx - side / 2)), int(np.floor(cy - side / 2))
-    n = max(1, int(np.ceil(side)))
+    d = quad.corners[1].astype(np.float64) - quad.corners[0]
+    angle = np.degrees(np.arctan2(d[1], d[0]))
+    # an axis-aligned square holding the turned window, shrunk to about WINDOW * sqrt(2)
+    n = max(1, int(np.ceil(side * _ROOT2)))
+    x0, y0 = int(np.floor(c[0] - n / 2)), int(np.floor(c[1] - n / 2))
     h, w = img.shape[:2]
     patch = img[max(0, y0):max(0, min(h, y0 + n)), max(0, x0):max(0, min(w, x0 + n))]
     if patch.shape[0] != n or patch.shape[1] != n:
@@ -48,27 +54,35 @@ def window(img: np.ndarray, quad: TileQuad) -> np.ndarray:
             top, left = max(0, -y0), max(0, -x0)
             patch = cv2.copyMakeBorder(patch, top, n - patch.shape[0] - top, left, n - patch.shape[1] - left,
                                        cv2.BORDER_REPLICATE)
-    patch = _shrink(patch)
-    s = WINDOW / n
-    pts = (quad.corners.astype(np.float64) - [x0, y0]) * s
+    patch = _shrink(patch, _OUTER)
+    k = _OUTER / n  # patch pixels per photo pixel
+    centre = ((c[0] - x0) * k, (c[1] - y0) * k)
+    m = cv2.getRotationMatrix2D(centre, angle, WINDOW / (side * k))
+    m[:, 2] += np.array([WINDOW / 2, WINDOW / 2]) - centre
+    x = np.empty((4, WINDOW, WINDOW), np.float32)
+    turned = cv2.warpAffine(patch, m, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    x[:3] = (turned.transpose(2, 0, 1).astype(np.float32) / 255.0 - MEAN) / STD
+    pts = ((quad.corners.astype(np.float64) - [x0, y0]) * k) @ m[:, :2].T + m[:, 2]
     mask = np.zeros((WINDOW, WINDOW), np.uint8)
     cv2.fillConvexPoly(mask, np.round(pts * 16).astype(np.int32), 1, lineType=cv2.LINE_8, shift=4)
-    x = np.empty((4, WINDOW, WINDOW), np.float32)
-    x[:3] = (patch.transpose(2, 0, 1).astype(np.float32) / 255.0 - MEAN) / STD
     x[3] = mask
     return x
 
 
-def _shrink(patch: np.ndarray) -> np.ndarray:
-    """The square patch at WINDOW x WINDOW.  OpenCV's area resampling costs 0.35 ms for a 12 MP
-    photo's window at a non-integer scale; a bilinear step to twice the window, then an exact
-    two-by-two area step, costs a tenth of that and reads the same (vision/train_tile_check.py)."""
+_ROOT2 = 1.4143
+_OUTER = int(np.ceil(WINDOW * _ROOT2))
+
+
+def _shrink(patch: np.ndarray, size: int = WINDOW) -> np.ndarray:
+    """The square patch at size x size.  OpenCV's area resampling costs 0.35 ms for a 12 MP
+    photo's window at a non-integer scale; a bilinear step to twice the size, then an exact
+    two-by-two area step, costs a tenth of that and reads much the same."""
     n = patch.shape[0]
-    if n <= WINDOW:
-        return cv2.resize(patch, (WINDOW, WINDOW), interpolation=cv2.INTER_LINEAR)
-    if n > 2 * WINDOW:
-        patch = cv2.resize(patch, (2 * WINDOW, 2 * WINDOW), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(patch, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA)
+    if n <= size:
+        return cv2.resize(patch, (size, size), interpolation=cv2.INTER_LINEAR)
+    if n > 2 * size:
+        patch = cv2.resize(patch, (2 * size, 2 * size), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
 
 
 class TileCheck:

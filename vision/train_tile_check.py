@@ -1,7 +1,7 @@
 """Train the tile check (vision/tile_check.onnx).  Needs the `train` extra (torch).
 
-    python -m vision.train_tile_check     # the committed model: 12.4 minutes on 2 cores
-                                          # (tables 6.7, training 3.8, threshold 1.9)
+    python -m vision.train_tile_check     # the committed model: 11.1 minutes on 2 cores
+                                          # (tables 5.3, training 4.1, threshold 1.7)
 
 Data: the pipeline's own finds (recognize with the check off) on synthetic tables in the training
 art styles, most with dice, scoring sticks, coins or chips on them (datasets/props.py), plus the
