@@ -100,3 +100,25 @@ def test_a_big_window_is_shrunk_as_area_resampling_would():
     assert np.abs(got - want).mean() < 1.5
     small = smooth[:40, :40]
     assert _shrink(small).shape == (WINDOW, WINDOW, 3)
+
+
+def test_finds_in_a_run_or_set_stay_whatever_the_check_says():
+    """A kong of the 1 dot (four round faces) looked like coins to the check alone: finds in a
+    group of RUN_KEPT or more touching finds are kept; lone finds and pairs go by the check."""
+    from vision.layout import group_tiles
+    from vision.recognize import RUN_KEPT, _without_no_tiles
+
+    class SaysNoTile:
+        threshold = 0.5
+
+        def probabilities(self, img, quads):
+            return np.zeros(len(quads))
+
+    table = make_table(np.random.default_rng(2), (1280, 960))
+    quads = [TileQuad(np.array(t["quad"], np.float32)) for t in table.tiles]
+    layout = group_tiles(quads)
+    sizes = {t: len(g.tiles) for sl in layout.seats for g in sl.groups for t in g.tiles}
+    kept, kept_layout = _without_no_tiles(SaysNoTile(), table.image, quads, layout)
+    assert kept == [q for i, q in enumerate(quads) if sizes[i] >= RUN_KEPT]
+    assert len(kept) < len(quads) and len(kept_layout.quads) == len(kept)
+    assert _without_no_tiles(None, table.image, quads, layout) == (quads, layout)

@@ -27,6 +27,8 @@ from vision.rectify import upright_crop
 #: from a half-size decode, the tiles of 8 synthetic 4000x3000 tables read 98.3% right, from
 #: the whole photo 99.0%)
 DECODE_SIDE = 3000
+#: a find in a group of this many touching finds or more is a tile, whatever the tile check says
+RUN_KEPT = 3
 #: tiles narrower than this (pixels of the decoded photo) carry flowers' and seasons' small marks
 #: in too few pixels: in benchmarks/recognition.py's held-out-art tables the classifier reads
 #: 82.6% of flowers and seasons right at 24.5 pixels, 89.2% at 29.8, 96.0% at 37.2, 97.4% at
@@ -109,22 +111,21 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     quads = find_tile_quads(photo, localizer)
     img, scale = photo.result(), photo.scale
     check = _tile_check(tile_check)
-    quads = check.tiles(img, quads) if check else quads
-    layout = group_tiles(quads)
+    quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads))
     missing = missing_seat_box(layout, img.shape)
     if missing:  # three seats found: the fourth's row may be one the first look did not see
-        more = _checked(check, img, find_tiles_in(img, *missing, quads, localizer))
+        more = find_tiles_in(img, *missing, quads, localizer)
         if more.found:
             quads = _with_finds(quads, more)
-            layout = group_tiles(quads)
+            quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads))
     changed = False
     # a seat short of a hand: a set past its row's ends, or touching tiles found as one
     for box, tile_w in short_seat_boxes(layout, img.shape):
-        more = _checked(check, img, find_tiles_in(img, box, tile_w, quads, localizer))
+        more = find_tiles_in(img, box, tile_w, quads, localizer)
         changed |= bool(more.found)
         quads = _with_finds(quads, more)
     if changed:
-        layout = group_tiles(quads)
+        quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads))
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()
@@ -172,13 +173,19 @@ def _tile_check(tile_check):
     return default_tile_check()
 
 
-def _checked(check, img, more):
-    """A look's finds (vision.detect.BoxFinds) less those the tile check drops; a find the look
-    would replace stays when any of the finds replacing it is dropped."""
-    if check is None or not more.found:
-        return more
-    kept = check.tiles(img, more.found)
-    return type(more)(kept, more.replaced if len(kept) == len(more.found) else [])
+def _without_no_tiles(check, img, quads: list[TileQuad], layout):
+    """The finds (and their layout) less those the tile check takes for no tile, unless they lie
+    in a group of RUN_KEPT or more touching finds: a run or a set is tiles (a kong of the 1 dot,
+    four round faces, looks like coins to the check alone), while dice, coins and chips lie
+    alone or two or three together."""
+    if check is None or not quads:
+        return quads, layout
+    p = check.probabilities(img, quads)
+    in_runs = {t for sl in layout.seats for g in sl.groups if len(g.tiles) >= RUN_KEPT for t in g.tiles}
+    kept = [q for i, q in enumerate(quads) if p[i] >= check.threshold or i in in_runs]
+    if len(kept) == len(quads):
+        return quads, layout
+    return kept, group_tiles(kept)
 
 
 def _with_finds(quads: list[TileQuad], more) -> list[TileQuad]:
