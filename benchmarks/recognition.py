@@ -321,6 +321,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
         res["full"]["wrong_scores_by_misread"] = dict(causes.most_common())
         res["median_tile_width_px"] = round(float(np.median(widths)), 1)
         res["full"]["finds_that_are_no_tile"] = no_tile
+    res["failures"] = failures
     return res
 
 

@@ -43,3 +43,13 @@ def test_the_machine_reference_times_the_blur_on_one_and_two_threads():
     ref = _recognition_benchmark().machine_reference_ms(repeats=1)
     assert set(ref) == {"python_loop_ms", "blur_12mp_ms", "blur_12mp_two_threads_ms"}
     assert all(v > 0 for v in ref.values())
+
+
+def test_a_props_run_counts_finds_that_are_no_tile_and_keeps_its_failures():
+    bench = _recognition_benchmark()
+    r = bench.bench_synthetic(1, 1, None, (1280, 960), props=True)
+    assert r["props"] is True and "failures" in r
+    nt = r["full"]["finds_that_are_no_tile"]
+    assert set(nt) == {"finds", "on_props", "tables", "props"} and nt["props"] > 0
+    md = "\n".join(bench._synthetic_markdown(r))
+    assert "with dice, scoring sticks, coins or chips" in md and "Finds that are no tile" in md
