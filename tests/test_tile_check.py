@@ -122,3 +122,10 @@ def test_finds_in_a_run_or_set_stay_whatever_the_check_says():
     assert kept == [q for i, q in enumerate(quads) if sizes[i] >= RUN_KEPT]
     assert len(kept) < len(quads) and len(kept_layout.quads) == len(kept)
     assert _without_no_tiles(None, table.image, quads, layout) == (quads, layout)
+
+
+def test_a_missing_check_model_is_named():
+    from vision.tile_check import TileCheck, TileCheckMissing
+
+    with pytest.raises(TileCheckMissing, match="tile check model not found"):
+        TileCheck("no-such-folder/tile_check.onnx")

@@ -7,7 +7,6 @@ synthetic tables and the training photos of hust-riichi.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.quad import TileQuad
+from vision.runtime import load_model
 
 MODEL_PATH = Path(__file__).resolve().parent / "tile_localizer.onnx"
 #: the net's target is each face shrunk to this fraction of its width and height
@@ -35,20 +35,8 @@ class TileLocalizer:
     """Find tile quads in a BGR image.  Thread-safe; one onnxruntime session per instance."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 2):
-        import onnxruntime as ort
-
-        path = Path(model_path or MODEL_PATH)
-        if not path.exists():
-            raise LocalizerMissing(f"tile localiser model not found at {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        # worker threads sleep when idle: spinning ones steal the cores of a busy 2-core machine
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        self.input_name = self.session.get_inputs()[0].name
-        meta = path.with_suffix(".json")
-        self.meta = json.loads(meta.read_text()) if meta.exists() else {}
+        self.session, self.input_name, self.meta = load_model(Path(model_path or MODEL_PATH), threads,
+                                                              LocalizerMissing, "tile localiser")
 
     def heatmap(self, bgr: np.ndarray) -> np.ndarray:
         """Probability that each pixel lies in a tile's core, at the image's size / 2."""

@@ -12,7 +12,6 @@ in synthetic tables with props (datasets/props.py) and the hust-riichi training 
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.quad import TileQuad
+from vision.runtime import load_model
 
 MODEL_PATH = Path(__file__).resolve().parent / "tile_check.onnx"
 #: the window's side, in pixels, and in the find's longer sides
@@ -89,19 +89,8 @@ class TileCheck:
     """Probability that each find is a tile.  Thread-safe; one onnxruntime session."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 2):
-        import onnxruntime as ort
-
-        path = Path(model_path or MODEL_PATH)
-        if not path.exists():
-            raise TileCheckMissing(f"tile check model not found at {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        self.input_name = self.session.get_inputs()[0].name
-        meta = path.with_suffix(".json")
-        self.meta = json.loads(meta.read_text()) if meta.exists() else {}
+        self.session, self.input_name, self.meta = load_model(Path(model_path or MODEL_PATH), threads,
+                                                              TileCheckMissing, "tile check")
         self.threshold = float(self.meta.get("threshold", 0.5))
 
     def probabilities(self, img: np.ndarray, quads: list[TileQuad]) -> np.ndarray:
