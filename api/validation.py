@@ -31,22 +31,13 @@ from typing import Callable
 
 from api.labelsets import LabelledImage, LabelSet
 from scoring.tiles import CLASSES
+from vision.quad import box_iou as iou
 
 IOU_THRESHOLD = 0.5
 MISSED, EXTRA = "missed", "extra"
 
 #: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...].
 Recognizer = Callable[[Path], list]
-
-
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    if inter <= 0:
-        return 0.0
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def match_boxes(truth: list, predicted: list, threshold: float = IOU_THRESHOLD):

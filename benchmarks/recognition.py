@@ -45,31 +45,32 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from vision.quad import box_iou as iou  # noqa: E402 - after the repo is on the path
+
 DETECTOR_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 
 
-def iou(a, b) -> float:
-    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
-def match(truth: list[tuple], found: list[tuple]) -> tuple[int, int, int]:
-    """Greedy one-to-one matching by IoU >= 0.5: (true tiles found, found with right code, extra)."""
-    pairs = sorted(((iou(t[0], f[0]), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)),
-                   reverse=True)
-    used_t, used_f, hit, right = set(), set(), 0, 0
-    for v, i, j in pairs:
+def _pairs(truth: list[tuple], found: list[tuple]) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching of (box, code) lists by IoU >= 0.5: (truth index, found index)."""
+    ranked = sorted(((iou(t[0], f[0]), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)),
+                    reverse=True)
+    used_t, used_f, out = set(), set(), []
+    for v, i, j in ranked:
         if v < 0.5:
             break
         if i in used_t or j in used_f:
             continue
         used_t.add(i)
         used_f.add(j)
-        hit += 1
-        right += truth[i][1] == found[j][1]
-    return hit, right, len(found) - len(used_f)
+        out.append((i, j))
+    return out
+
+
+def match(truth: list[tuple], found: list[tuple]) -> tuple[int, int, int]:
+    """Greedy one-to-one matching by IoU >= 0.5: (true tiles found, found with right code, extra)."""
+    pairs = _pairs(truth, found)
+    right = sum(truth[i][1] == found[j][1] for i, j in pairs)
+    return len(pairs), right, len(found) - len(pairs)
 
 
 def _classifier_or_none():
@@ -240,14 +241,7 @@ def _finds_no_tile(rec, table) -> tuple[int, int]:
     """(found tiles that are none of the true tiles at IoU 0.5, of them lying on a prop)."""
     truth = [(t["box"], t["code"]) for t in table.tiles]
     found = [(t.quad.box, t.code) for t in rec.tiles]
-    pairs = sorted(((iou(a[0], b[0]), i, j) for i, a in enumerate(truth) for j, b in enumerate(found)), reverse=True)
-    used_t, used_f = set(), set()
-    for v, i, j in pairs:
-        if v < 0.5:
-            break
-        if i not in used_t and j not in used_f:
-            used_t.add(i)
-            used_f.add(j)
+    used_f = {j for _, j in _pairs(truth, found)}
     extra = [rec.tiles[j].quad.center for j in range(len(found)) if j not in used_f]
     on_props = sum(any(p["box"][0] <= c[0] <= p["box"][2] and p["box"][1] <= c[1] <= p["box"][3]
                        for p in table.props) for c in extra)

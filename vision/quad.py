@@ -9,6 +9,14 @@ from functools import cached_property
 import numpy as np
 
 
+def box_iou(a, b) -> float:
+    """Intersection over union of two boxes (x1, y1, x2, y2)."""
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 @dataclass
 class TileQuad:
     """One tile as four corners in image pixels: p0->p1 spans the width, p1->p2 the height."""

@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.quad import TileQuad
+from vision.quad import TileQuad, box_iou
 from vision.tile_check import MODEL_PATH, WINDOW, window
 
 #: sizes of the synthetic table photos (tiles about 24 to 48 pixels wide)
@@ -43,13 +43,6 @@ TILES_PER_TABLE = 24
 GRID = (0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005)
 
 
-def _iou(a, b) -> float:
-    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def label_finds(found: list[TileQuad], truth_boxes: list) -> list[int | None]:
     """1: the find is a true tile (IoU >= 0.5), 0: it overlaps none (IoU < 0.1), None: between."""
     return [1 if best >= 0.5 else 0 if best < 0.1 else None for best, _ in _best_matches(found, truth_boxes)]
@@ -59,7 +52,7 @@ def _best_matches(found: list[TileQuad], truth_boxes: list) -> list[tuple[float,
     """(IoU, index) of the true tile each find overlaps most."""
     out = []
     for q in found:
-        ious = [_iou(q.box, b) for b in truth_boxes]
+        ious = [box_iou(q.box, b) for b in truth_boxes]
         k = int(np.argmax(ious)) if ious else -1
         out.append((ious[k] if ious else 0.0, k))
     return out
