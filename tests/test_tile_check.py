@@ -129,3 +129,24 @@ def test_a_missing_check_model_is_named():
 
     with pytest.raises(TileCheckMissing, match="tile check model not found"):
         TileCheck("no-such-folder/tile_check.onnx")
+
+
+def test_each_find_is_checked_once_a_photo():
+    """After a look adds finds, the grouping again reads only the new ones."""
+    from vision.layout import group_tiles
+    from vision.recognize import _without_no_tiles
+
+    class Counting:
+        threshold = 0.5
+        seen: list[int] = []
+
+        def probabilities(self, img, quads):
+            self.seen.append(len(quads))
+            return np.ones(len(quads))
+
+    table = make_table(np.random.default_rng(2), (1280, 960))
+    quads = [TileQuad(np.array(t["quad"], np.float32)) for t in table.tiles]
+    check, read = Counting(), {}
+    first, _ = _without_no_tiles(check, table.image, quads[:-1], group_tiles(quads[:-1]), read)
+    again, _ = _without_no_tiles(check, table.image, first + quads[-1:], group_tiles(first + quads[-1:]), read)
+    assert check.seen == [len(quads) - 1, 1] and again == quads

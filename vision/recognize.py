@@ -110,14 +110,14 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t1 = time.perf_counter()
     quads = find_tile_quads(photo, localizer)
     img, scale = photo.result(), photo.scale
-    check = _tile_check(tile_check)
-    quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads))
+    check, checked = _tile_check(tile_check), {}
+    quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
     missing = missing_seat_box(layout, img.shape)
     if missing:  # three seats found: the fourth's row may be one the first look did not see
         more = find_tiles_in(img, *missing, quads, localizer)
         if more.found:
             quads = _with_finds(quads, more)
-            quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads))
+            quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
     changed = False
     # a seat short of a hand: a set past its row's ends, or touching tiles found as one
     for box, tile_w in short_seat_boxes(layout, img.shape):
@@ -125,7 +125,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         changed |= bool(more.found)
         quads = _with_finds(quads, more)
     if changed:
-        quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads))
+        quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()
@@ -173,16 +173,21 @@ def _tile_check(tile_check):
     return default_tile_check()
 
 
-def _without_no_tiles(check, img, quads: list[TileQuad], layout):
+def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | None = None):
     """The finds (and their layout) less those the tile check takes for no tile, unless they lie
     in a group of RUN_KEPT or more touching finds: a run or a set is tiles (a kong of the 1 dot,
     four round faces, looks like coins to the check alone), while dice, coins and chips lie
-    alone or two or three together."""
+    alone or two or three together.  `read`: the check's readings so far, by find (id -> (find,
+    probability)), so a photo's later groupings read only the finds a look added."""
     if check is None or not quads:
         return quads, layout
-    p = check.probabilities(img, quads)
+    read = {} if read is None else read
+    new = [q for q in quads if id(q) not in read]
+    if new:
+        for q, v in zip(new, check.probabilities(img, new)):
+            read[id(q)] = (q, float(v))  # the find is kept too, so its id is not reused
     in_runs = {t for sl in layout.seats for g in sl.groups if len(g.tiles) >= RUN_KEPT for t in g.tiles}
-    kept = [q for i, q in enumerate(quads) if p[i] >= check.threshold or i in in_runs]
+    kept = [q for i, q in enumerate(quads) if read[id(q)][1] >= check.threshold or i in in_runs]
     if len(kept) == len(quads):
         return quads, layout
     return kept, group_tiles(kept)

@@ -4,9 +4,9 @@ The localiser learnt tiles against cloth, wood and an empty tray; a real table a
 scoring sticks, coins and chips, and a die's white face or a coin found as a tile joins the
 nearest seat's hand.  The check looks at each find with some of what lies round it (a window
 CONTEXT times the find's longer side, turned to the find's sides, with the find's outline as a
-fourth channel) and gives the
-probability that it is a tile (face up or down).  Finds under the model's threshold are dropped
-before the tiles are grouped.  Trained by vision/train_tile_check.py on the pipeline's own finds
+fourth channel) and gives the probability that it is a tile (face up or down).  vision.recognize
+drops the finds under the model's threshold after each grouping, unless they lie in a run or a
+set (RUN_KEPT).  Trained by vision/train_tile_check.py on the pipeline's own finds
 in synthetic tables with props (datasets/props.py) and the hust-riichi training photos.
 """
 
