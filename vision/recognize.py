@@ -27,7 +27,8 @@ from vision.rectify import upright_crop
 #: from a half-size decode, the tiles of 8 synthetic 4000x3000 tables read 98.3% right, from
 #: the whole photo 99.0%)
 DECODE_SIDE = 3000
-#: a find in a group of this many touching finds or more is a tile, whatever the tile check says
+#: a find in a group of this many touching finds or more is a tile, whatever the tile check says,
+#: when any find of the group reads as a tile
 RUN_KEPT = 3
 #: tiles narrower than this (pixels of the decoded photo) carry flowers' and seasons' small marks
 #: in too few pixels: in benchmarks/recognition.py's held-out-art tables the classifier reads
@@ -175,9 +176,10 @@ def _tile_check(tile_check):
 
 def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | None = None):
     """The finds (and their layout) less those the tile check takes for no tile, unless they lie
-    in a group of RUN_KEPT or more touching finds: a run or a set is tiles (a kong of the 1 dot,
-    four round faces, looks like coins to the check alone), while dice, coins and chips lie
-    alone or two or three together.  `read`: the check's readings so far, by find (id -> (find,
+    in a group of RUN_KEPT or more touching finds of which one at least reads as a tile: a run
+    or a set is tiles (two faces of a kong of the 1 dot, big round dots, look like coins to the
+    check alone), while a bundle of scoring sticks or coins side by side make a group none of
+    whose finds reads as a tile.  `read`: the check's readings so far, by find (id -> (find,
     probability)), so a photo's later groupings read only the finds a look added."""
     if check is None or not quads:
         return quads, layout
@@ -186,8 +188,10 @@ def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | No
     if new:
         for q, v in zip(new, check.probabilities(img, new)):
             read[id(q)] = (q, float(v))  # the find is kept too, so its id is not reused
-    in_runs = {t for sl in layout.seats for g in sl.groups if len(g.tiles) >= RUN_KEPT for t in g.tiles}
-    kept = [q for i, q in enumerate(quads) if read[id(q)][1] >= check.threshold or i in in_runs]
+    tile = [read[id(q)][1] >= check.threshold for q in quads]
+    in_runs = {t for sl in layout.seats for g in sl.groups
+               if len(g.tiles) >= RUN_KEPT and any(tile[t] for t in g.tiles) for t in g.tiles}
+    kept = [q for i, q in enumerate(quads) if tile[i] or i in in_runs]
     if len(kept) == len(quads):
         return quads, layout
     return kept, group_tiles(kept)
