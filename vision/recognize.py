@@ -189,8 +189,8 @@ def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | No
         for q, v in zip(new, check.probabilities(img, new)):
             read[id(q)] = (q, float(v))  # the find is kept too, so its id is not reused
     tile = [read[id(q)][1] >= check.threshold for q in quads]
-    in_runs = {t for sl in layout.seats for g in sl.groups
-               if len(g.tiles) >= RUN_KEPT and any(tile[t] for t in g.tiles) for t in g.tiles}
+    in_runs = {i for sl in layout.seats for g in sl.groups
+               if len(g.tiles) >= RUN_KEPT and any(tile[j] for j in g.tiles) for i in g.tiles}
     kept = [q for i, q in enumerate(quads) if tile[i] or i in in_runs]
     if len(kept) == len(quads):
         return quads, layout

@@ -6,7 +6,7 @@ nearest seat's hand.  The check looks at each find with some of what lies round 
 CONTEXT times the find's longer side, turned to the find's sides, with the find's outline as a
 fourth channel) and gives the probability that it is a tile (face up or down).  vision.recognize
 drops the finds under the model's threshold after each grouping, unless they lie in a run or a
-set (RUN_KEPT).  Trained by vision/train_tile_check.py on the pipeline's own finds
+set one of whose finds reads as a tile (RUN_KEPT).  Trained by vision/train_tile_check.py on the pipeline's own finds
 in synthetic tables with props (datasets/props.py) and the hust-riichi training photos.
 """
 
