@@ -1,7 +1,8 @@
 """Photo in, table out: load -> find tiles -> group into seats and sets (-> the one seat missing
 from three looked for where its row must lie, a seat short of a hand looked along its row, the
 table grouped again) -> upright crops ->
-classify (-> a concealed kong's missed backs put back, the table grouped again) -> hands.  Each
+classify (-> a concealed kong's missed backs put back, the table grouped again; fewer finds than
+a hand that read as no tile: none) -> hands.  Each
 step lives in its own module; this one only wires them together."""
 
 from __future__ import annotations
