@@ -101,21 +101,34 @@ def _fourteen_tile_table():
     return make_table(np.random.default_rng(21), SIZE, hands=hands, tilt=0, rotate=0)
 
 
-def test_a_few_finds_read_as_no_tile_are_no_tiles():
-    """Fewer finds than a hand holds, none read with confidence (an empty tray's weave): the
-    photo shows no tile, and the warning says what was found and dropped."""
-    table = _fourteen_tile_table()
-    left = sorted(t["box"] for t in table.tiles)[:5]  # the five leftmost tiles of the row
+def _five_tiles(table):
+    """The five leftmost tiles of the table's row, cut out close."""
+    left = sorted(t["box"] for t in table.tiles)[:5]
     x2 = int(max(b[2] for b in left)) + 3
     y1, y2 = int(min(b[1] for b in left)) - 60, int(max(b[3] for b in left)) + 60
-    few = table.image[y1:y2, : x2].copy()
-    assert len(recognize(few, classifier=_SameReading(0.95)).tiles) == 5
-    rec = recognize(few, classifier=_SameReading(0.3))
+    return table.image[y1:y2, :x2].copy()
+
+
+def test_a_few_small_finds_read_as_no_tile_are_no_tiles():
+    """Fewer finds than a hand holds, small for the photo, none read with confidence (an empty
+    tray's weave): the photo shows no tile, and the warning says what was found and dropped."""
+    few = _five_tiles(_fourteen_tile_table())
+    photo = random_surface(np.random.default_rng(5), 1500, 2000, "felt")
+    photo[700:700 + few.shape[0], 900:900 + few.shape[1]] = few  # tiles 2.4% of the long side
+    assert len(recognize(photo, classifier=_SameReading(0.95)).tiles) == 5
+    rec = recognize(photo, classifier=_SameReading(0.3))
     assert rec.tiles == [] and rec.seats == {}
     assert rec.warnings[0].startswith("no tiles found in the image (5 shapes like a tile, read with 30%")
     with pytest.raises(CaseError) as err:
         build_case(rec, {"winner": "E"})
     assert err.value.code == "no-tiles"
+
+
+def test_a_close_up_of_a_few_tiles_is_kept_however_badly_it_reads():
+    """A photo of a few big tiles (a collector's close-up of a set the classifier has never
+    seen) keeps them for the user to correct."""
+    rec = recognize(_five_tiles(_fourteen_tile_table()), classifier=_SameReading(0.3))
+    assert len(rec.tiles) == 5
 
 
 def test_a_hand_of_finds_is_kept_however_badly_it_reads():

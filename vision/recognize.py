@@ -36,16 +36,19 @@ RUN_KEPT = 3
 #: 82.6% of flowers and seasons right at 24.5 pixels, 89.2% at 29.8, 96.0% at 37.2, 97.4% at
 #: 47.6 and 100% at 73 (suit and honour tiles 99.5-100% at every size; run of 2026-11-27)
 SMALL_TILE_PX = 40.0
-#: a photo with fewer finds than a hand holds, read at their median with less confidence than
-#: NO_TILES_CONFIDENCE, shows no tiles: an empty tray's weave or a page of pictures gives a few
-#: small shapes the classifier cannot read.  Chosen on the hust-riichi TRAIN and VALIDATION
-#: photos (scratch script, 2026-11-27): the 7 photos of no tile that gave finds (1-3 each) read
-#: them at a median of 0.12-0.61, the 155 photos of tiles (4 to 36 finds) at 0.94 or more.  A
-#: table of NO_TILES_FINDS finds or more is never emptied, however badly it reads (synthetic
-#: tables read at a median of 0.78 or more, but a set the classifier has never seen must still
-#: show its tiles for the user to correct).
+#: a photo with fewer finds than a hand holds, small for the photo and read at their median with
+#: less confidence than NO_TILES_CONFIDENCE, shows no tiles: an empty tray's weave or a page of
+#: pictures gives a few small shapes the classifier cannot read.  Chosen on the hust-riichi TRAIN
+#: and VALIDATION photos (scratch script, 2026-11-27): the 7 photos of no tile that gave finds
+#: (1-3 each) read them at a median of 0.12-0.61, the 155 photos of tiles (4 to 36 finds) at
+#: 0.94 or more; their finds' median shorter side is 0.8-2.3% of the photo's long side, while
+#: the labelled photos of fewer than 13 tiles (close-ups of 4 or 12) show tiles 7.2% of it or
+#: more.  A close-up of a few tiles is never emptied, however badly it reads (a tile of a set
+#: the classifier has never seen reads under 0.75 one time in six: it must still be shown for
+#: the user to correct), and neither is a photo of NO_TILES_FINDS finds or more.
 NO_TILES_FINDS = 13
 NO_TILES_CONFIDENCE = 0.75
+NO_TILES_SIZE = 0.04
 
 
 @dataclass
@@ -154,7 +157,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         preds = preds + [None] * len(ends)
         for i, p in zip(again, more):
             preds[i] = p
-    unread = _unreadable_finds(preds)
+    unread = _unreadable_finds(preds, layout.quads, img.shape)
     if unread:
         layout, preds = group_tiles([]), []
     t4 = time.perf_counter()
@@ -217,13 +220,14 @@ def _with_finds(quads: list[TileQuad], more) -> list[TileQuad]:
     return [q for q in quads if not any(q is r for r in more.replaced)] + more.found
 
 
-def _unreadable_finds(preds) -> str:
-    """When the finds are too few for a hand and read as no tile (NO_TILES_FINDS,
-    NO_TILES_CONFIDENCE), what the warning says of them; else ''."""
+def _unreadable_finds(preds, quads: list[TileQuad], shape: tuple[int, ...]) -> str:
+    """When the finds are too few for a hand, small for the photo and read as no tile
+    (NO_TILES_FINDS, NO_TILES_SIZE, NO_TILES_CONFIDENCE), what the warning says of them; else ''."""
     if not preds or len(preds) >= NO_TILES_FINDS:
         return ""
+    size = float(np.median([min(q.width, q.height) for q in quads])) / max(shape[:2])
     median = float(np.median([p.confidence for p in preds]))
-    if median >= NO_TILES_CONFIDENCE:
+    if size >= NO_TILES_SIZE or median >= NO_TILES_CONFIDENCE:
         return ""
     shapes = f"{len(preds)} shape{'s' if len(preds) > 1 else ''}"
     return f" ({shapes} like a tile, read with {median:.0%} confidence at their median, were taken for no tile)"
