@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.classifier import (MODEL_PATH, READER_LOOKS, CropError, ModelError, Prediction, TileClassifier,
-                               default_classifier)
+from models.classifier import (MAIN_LOOKS, MODEL_PATH, READER_LOOKS, CropError, ModelError, Prediction,
+                               TileClassifier, default_classifier)
 from models.preprocess import looked_again
 from scoring.tiles import BONUS, CLASSES
 
@@ -242,6 +242,51 @@ def test_an_unsure_bonus_reading_is_looked_at_again(reader_sure, looks):
     # a tile read as a bonus tile names all eight bonus readings, likeliest first
     assert [c for c, _ in pred[0].bonus][0] == "f3" and sorted(c for c, _ in pred[0].bonus) == sorted(BONUS)
     assert all(a[1] >= b[1] for a, b in zip(pred[0].bonus, pred[0].bonus[1:]))
+
+
+class _ByBrightness:
+    """Stands in for the main network: the darker the crop, the likelier 3m (else 5z; 4m 0.02)."""
+
+    def __init__(self):
+        self.classes, self.size, self.looked_at = list(CLASSES), (48, 64), 0
+
+    def reading(self, crop):
+        p = np.zeros(len(CLASSES))
+        dark = 1 - float(crop.mean()) / 255
+        p[CLASSES.index("3m")], p[CLASSES.index("5z")], p[CLASSES.index("4m")] = 0.98 * dark, 0.98 * (1 - dark), 0.02
+        return p
+
+    def probabilities(self, crops, batch_size):
+        self.looked_at += len(crops)
+        return np.array([self.reading(c) for c in crops])
+
+
+@pytest.mark.parametrize("dark_share, images", [(0.5, 2 + 2 * len(MAIN_LOOKS)), (0.7, 2), (1.0, 1)])
+def test_an_unsure_suit_reading_is_looked_at_again(dark_share, images):
+    """A crop read as a suit or honour tile with under MAIN_LOOK_AGAIN confidence, both ways up,
+    is read again cut as MAIN_LOOKS say, each both ways up, and the thirteen readings averaged;
+    one read surer is left after the 180-degree look (or before it, over SECOND_LOOK)."""
+    clf = TileClassifier(bonus_model_path=False)
+    clf._main = net = _ByBrightness()
+    crop = np.full((96, 72, 3), 255, np.uint8)
+    crop[:, : int(round(72 * dark_share))] = 0  # the left part dark: the same share turned 180
+    probs = clf.probabilities([crop])[0]
+    assert net.looked_at == images
+    if images > 2:
+        h, w = crop.shape[:2]
+        looks = [looked_again(crop[None], s, fx * w, fy * h)[0] for s, fx, fy in MAIN_LOOKS]
+        expected = (net.reading(crop) + sum(net.reading(v) + net.reading(v[::-1, ::-1]) for v in looks)) / 13
+        assert np.allclose(probs, expected, atol=1e-6)
+
+
+def test_an_unsure_bonus_reading_gets_no_main_looks():
+    """A crop whose bonus classes hold half or more is the reader's to look at again."""
+    clf = TileClassifier(bonus_model_path=False)
+    main = np.zeros(len(CLASSES))
+    main[CLASSES.index("f1")], main[CLASSES.index("f5")], main[CLASSES.index("3m")] = 0.3, 0.3, 0.4
+    clf._main = _Fixed(CLASSES, main, size=(48, 64))
+    clf.probabilities([np.zeros((96, 72, 3), np.uint8)])
+    assert clf._main.looked_at == 2
 
 
 def test_looked_again_scales_and_shifts_about_the_centre():
