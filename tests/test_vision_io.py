@@ -175,3 +175,19 @@ def test_damaged_jpeg_data_gives_an_image_or_a_clear_error():
             assert exc.code == "corrupt"
         else:
             assert img.shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize("kind", ["16-bit", "32-bit", "float"])
+def test_deep_greyscale_keeps_its_picture(kind):
+    """A 16-bit greyscale PNG (and 32-bit integer or float TIFFs) is scaled to 8 bits by its own
+    range, not clipped: Pillow's plain convert turned every value over 255 white."""
+    grey = _patterned(96, 64).mean(axis=2)  # 8-bit levels of a chequered picture, 0-255
+    if kind == "16-bit":
+        data = _encode(Image.fromarray((grey * 257).astype(np.uint16)), "PNG")
+    elif kind == "32-bit":
+        data = _encode(Image.fromarray((grey * 257).astype(np.int32), "I"), "TIFF")
+    else:
+        data = _encode(Image.fromarray((grey / 255).astype(np.float32), "F"), "TIFF")
+    img = load_image(data)
+    assert img.shape == (64, 96, 3)
+    assert np.abs(img[:, :, 0].astype(int) - grey.round()).max() <= 1

@@ -176,9 +176,26 @@ def _decode_pillow(data: bytes, img: Image.Image, name: str, reduce: int) -> tup
         img = ImageOps.exif_transpose(img)
     except Exception:  # noqa: BLE001 - a broken EXIF block must not lose the photo
         pass
-    img = img.convert("RGB")
+    img = _eight_bit(img).convert("RGB")
     arr = np.asarray(img)[:, :, ::-1]
     return _check_array(np.ascontiguousarray(arr)), float(scale)
+
+
+def _eight_bit(img: Image.Image) -> Image.Image:
+    """A deep greyscale image (16-bit PNG: modes I;16 and I; 32-bit float: F) brought to 8 bits
+    by its own range: Pillow's convert clips every value over 255 to white, which turned a 16-bit
+    photo into a blank page."""
+    if img.mode not in ("I", "F") and not img.mode.startswith("I;16"):
+        return img
+    arr = np.asarray(img, dtype=np.float64)
+    top = float(arr.max()) if arr.size else 0.0
+    if img.mode == "F" and top <= 1.0:
+        full = 1.0  # a float image in [0, 1]
+    elif top <= 255:
+        full = 255.0  # deep mode, 8-bit values
+    else:
+        full = 65535.0 if top <= 65535 else top
+    return Image.fromarray(np.clip(arr * (255.0 / full), 0, 255).round().astype(np.uint8), "L")
 
 
 def _reduced_size(w: int, h: int, reduce: int) -> tuple[int, int]:
