@@ -17,6 +17,7 @@ which understands the usual naming schemes (``1man``/``1pin``/``1sou``/``east``/
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -252,8 +253,27 @@ def _all_images(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
 
 
+def _inside(root: Path, path: Path) -> bool:
+    """Whether path, links and '..' resolved, lies in the set's folder: a label may not name a
+    file elsewhere on the machine (the report draws the images it reads)."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def _first_image(root: Path, candidates: list[Path]) -> Path | None:
+    """The first candidate that is a file inside the set's folder."""
+    return next((c for c in candidates if _inside(root, c) and c.is_file()), None)
+
+
 def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
-    x1, y1, x2, y2 = (float(v) for v in box)
+    """The box clipped to the image; None when nothing of it is left.  ValueError when it is not
+    four finite numbers."""
+    values = [float(v) for v in box]
+    if len(values) != 4 or not all(math.isfinite(v) for v in values):
+        raise ValueError(f"not four finite numbers: {box!r}")
+    x1, y1, x2, y2 = values
     x1, x2 = sorted((max(0.0, min(x1, width)), max(0.0, min(x2, width))))
     y1, y2 = sorted((max(0.0, min(y1, height)), max(0.0, min(y2, height))))
     if x2 - x1 < 1 or y2 - y1 < 1:
@@ -262,44 +282,63 @@ def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
 
 
 def read_json_set(root: Path) -> LabelSet:
-    """Our per-image JSON labels (``labels/*.json``; photos in ``images/`` or beside them)."""
+    """Our per-image JSON labels (``labels/*.json``; photos in ``images/`` or beside them).  A
+    label file that cannot be read is named in the warnings and its image left out."""
     label_files = sorted((root / "labels").glob("*.json")) if (root / "labels").is_dir() else []
     if not label_files:
         label_files = sorted(p for p in root.glob("*.json") if p.name != "stats.json")
     images, warnings = [], []
     for label_path in label_files:
         try:
-            data = json.loads(label_path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise LabelSetError(f"{label_path.name}: not valid JSON ({exc})")
-        if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
-            raise LabelSetError(f"{label_path.name}: expected an object with a 'tiles' list")
-        image_name = str(data.get("image") or label_path.with_suffix(".jpg").name)
-        candidates = [root / "images" / image_name, label_path.parent / image_name, root / image_name]
-        image_path = next((c for c in candidates if c.is_file()), None)
-        if image_path is None:
-            warnings.append(f"{label_path.name}: image {image_name} not found; skipped")
-            continue
-        width, height = data.get("width"), data.get("height")
-        if not (isinstance(width, int) and isinstance(height, int)):
-            width, height = _image_size(image_path)
-        tiles = []
-        for k, tile in enumerate(data["tiles"]):
-            try:
-                code = str(tile["code"])
-                box = _clip_box(tile["box"], width, height)
-            except (KeyError, TypeError, ValueError):
-                raise LabelSetError(f"{label_path.name}: tile {k} needs 'box' [x1,y1,x2,y2] and 'code'")
-            if code not in _VALID_CODES:
-                mapped = tile_code_for_name(code)
-                if mapped is None:
-                    warnings.append(f"{label_path.name}: tile {k} has unknown code {code!r}; left out")
-                    continue
-                code = mapped
-            if box is not None:
-                tiles.append(LabelledTile(box, code))
-        images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
+            images.append(_read_json_label(root, label_path, warnings))
+        except _Skip as skip:
+            warnings.append(f"{_relname(root, label_path)}: {skip}; skipped")
     return LabelSet(root, "json", images, warnings)
+
+
+class _Skip(Exception):
+    """One image's labels cannot be used; the rest of the set can."""
+
+
+def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> LabelledImage:
+    try:
+        data = json.loads(label_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _Skip(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
+        raise _Skip("expected an object with a 'tiles' list")
+    image_name = str(data.get("image") or label_path.with_suffix(".jpg").name)
+    candidates = [root / "images" / image_name, label_path.parent / image_name, root / image_name]
+    image_path = _first_image(root, candidates)
+    if image_path is None:
+        where = "outside the set's folder" if any(c.is_file() for c in candidates) else "not found"
+        raise _Skip(f"image {image_name} {where}")
+    width, height = data.get("width"), data.get("height")
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        width, height = _readable_size(image_path)
+    tiles = []
+    for k, tile in enumerate(data["tiles"]):
+        try:
+            code = str(tile["code"])
+            box = _clip_box(tile["box"], width, height)
+        except (KeyError, TypeError, ValueError):
+            raise _Skip(f"tile {k} needs 'box' [x1,y1,x2,y2] (four numbers) and 'code'") from None
+        if code not in _VALID_CODES:
+            mapped = tile_code_for_name(code)
+            if mapped is None:
+                warnings.append(f"{_relname(root, label_path)}: tile {k} has unknown code {code!r}; left out")
+                continue
+            code = mapped
+        if box is not None:
+            tiles.append(LabelledTile(box, code))
+    return LabelledImage(_relname(root, image_path), image_path, width, height, tiles)
+
+
+def _readable_size(path: Path) -> tuple[int, int]:
+    try:
+        return _image_size(path)
+    except LabelSetError as err:
+        raise _Skip(str(err).removeprefix(f"{path.name}: ")) from None
 
 
 def _find_yaml(root: Path) -> Path | None:
@@ -320,54 +359,66 @@ def _yolo_label_for(image: Path) -> Path:
 
 
 def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
+    """A YOLO set: every image under the folder, its boxes from the label file beside it (none:
+    no tiles).  An image or label file that cannot be read is named in the warnings and left out."""
     names = read_yaml_names(yaml_path)
     codes = [tile_code_for_name(n) for n in names]
     warnings = []
     unmapped_used: dict[str, int] = {}
     images = []
     for image_path in _all_images(root):
-        width, height = _image_size(image_path)
         label_path = _yolo_label_for(image_path)
-        tiles = []
-        if label_path.is_file():
-            for line_no, line in enumerate(label_path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-                fields = line.split()
-                if not fields:
-                    continue
-                if len(fields) < 5:
-                    raise LabelSetError(f"{_relname(root, label_path)}:{line_no}: expected 'class cx cy w h'")
-                try:
-                    cls = int(fields[0])
-                    cx, cy, w, h = (float(v) for v in fields[1:5])
-                except ValueError:
-                    raise LabelSetError(f"{_relname(root, label_path)}:{line_no}: not numbers: {line.strip()!r}")
-                if len(fields) > 5:  # a polygon (segmentation export): use its bounding box
-                    try:
-                        coords = [float(v) for v in fields[1:]]
-                    except ValueError:
-                        raise LabelSetError(f"{_relname(root, label_path)}:{line_no}: not numbers")
-                    xs, ys = coords[0::2], coords[1::2]
-                    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-                    w, h = max(xs) - min(xs), max(ys) - min(ys)
-                if not 0 <= cls < len(codes):
-                    raise LabelSetError(
-                        f"{_relname(root, label_path)}:{line_no}: class {cls} but data.yaml names {len(codes)} classes"
-                    )
-                code = codes[cls]
-                if code is None:
-                    unmapped_used[names[cls]] = unmapped_used.get(names[cls], 0) + 1
-                    continue
-                box = _clip_box(
-                    ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height),
-                    width,
-                    height,
-                )
-                if box is not None:
-                    tiles.append(LabelledTile(box, code))
+        try:
+            if not _inside(root, image_path):
+                raise _Skip("lies outside the set's folder")
+            width, height = _readable_size(image_path)
+            tiles = _read_yolo_label(root, label_path, codes, names, width, height, unmapped_used)
+        except _Skip as skip:
+            warnings.append(f"{_relname(root, image_path)}: {skip}; skipped")
+            continue
         images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
     for name, count in sorted(unmapped_used.items()):
         warnings.append(f"class {name!r} does not name a tile; its {count} boxes were left out")
     return LabelSet(root, "yolo", images, warnings)
+
+
+def _read_yolo_label(root: Path, label_path: Path, codes: list, names: list[str], width: int, height: int,
+                     unmapped_used: dict[str, int]) -> list[LabelledTile]:
+    tiles: list[LabelledTile] = []
+    if not label_path.is_file():
+        return tiles
+    if not _inside(root, label_path):
+        raise _Skip(f"its label file {label_path.name} lies outside the set's folder")
+    where = _relname(root, label_path)
+    for line_no, line in enumerate(label_path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) < 5:
+            raise _Skip(f"{where}:{line_no}: expected 'class cx cy w h'")
+        try:
+            cls = int(fields[0])
+            coords = [float(v) for v in fields[1:]]
+        except ValueError:
+            raise _Skip(f"{where}:{line_no}: not numbers: {line.strip()[:80]!r}") from None
+        if not all(math.isfinite(v) for v in coords):
+            raise _Skip(f"{where}:{line_no}: not finite numbers: {line.strip()[:80]!r}")
+        cx, cy, w, h = coords[:4]
+        if len(coords) > 4:  # a polygon (segmentation export): use its bounding box
+            xs, ys = coords[0::2], coords[1::2]
+            cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+            w, h = max(xs) - min(xs), max(ys) - min(ys)
+        if not 0 <= cls < len(codes):
+            raise _Skip(f"{where}:{line_no}: class {cls} but data.yaml names {len(codes)} classes")
+        code = codes[cls]
+        if code is None:
+            unmapped_used[names[cls]] = unmapped_used.get(names[cls], 0) + 1
+            continue
+        box = _clip_box(((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height),
+                        width, height)
+        if box is not None:
+            tiles.append(LabelledTile(box, code))
+    return tiles
 
 
 def _coco_files(root: Path) -> list[Path]:
@@ -390,9 +441,12 @@ def _coco_files(root: Path) -> list[Path]:
 
 
 def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
+    """COCO annotation files (each split's own).  A file, image or annotation that cannot be
+    read is named in the warnings and its images left out."""
     images, warnings = [], []
     unmapped_used: dict[str, int] = {}
     for coco_path in files:
+        name = _relname(root, coco_path)
         data = json.loads(coco_path.read_text(encoding="utf-8"))
         try:
             categories = {int(c["id"]): str(c["name"]) for c in data["categories"]}
@@ -401,36 +455,49 @@ def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
                 by_image.setdefault(int(ann["image_id"]), []).append(ann)
             entries = [(int(i["id"]), str(i["file_name"]), i.get("width"), i.get("height")) for i in data["images"]]
         except (KeyError, TypeError, ValueError) as exc:
-            raise LabelSetError(f"{coco_path.name}: malformed COCO ({exc})")
-        codes = {cid: tile_code_for_name(name) for cid, name in categories.items()}
+            warnings.append(f"{name}: malformed COCO ({type(exc).__name__}: {exc}); skipped")
+            continue
+        codes = {cid: tile_code_for_name(label) for cid, label in categories.items()}
         for image_id, file_name, width, height in entries:
-            candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
-                          root / "images" / file_name]
-            image_path = next((c for c in candidates if c.is_file()), None)
-            if image_path is None:
-                warnings.append(f"{coco_path.name}: image {file_name} not found; skipped")
+            try:
+                image_path, width, height, tiles = _read_coco_image(
+                    root, coco_path, file_name, width, height, by_image.get(image_id, []), codes, categories,
+                    unmapped_used)
+            except _Skip as skip:
+                warnings.append(f"{name}: image {file_name}: {skip}; skipped")
                 continue
-            if not (isinstance(width, int) and isinstance(height, int)):
-                width, height = _image_size(image_path)
-            tiles = []
-            for ann in by_image.get(image_id, []):
-                try:
-                    x, y, w, h = (float(v) for v in ann["bbox"])
-                    cid = int(ann["category_id"])
-                except (KeyError, TypeError, ValueError):
-                    raise LabelSetError(f"{coco_path.name}: annotation {ann.get('id')} needs bbox and category_id")
-                code = codes.get(cid)
-                if code is None:
-                    label = categories.get(cid, f"#{cid}")
-                    unmapped_used[label] = unmapped_used.get(label, 0) + 1
-                    continue
-                box = _clip_box((x, y, x + w, y + h), width, height)
-                if box is not None:
-                    tiles.append(LabelledTile(box, code))
             images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
-    for name, count in sorted(unmapped_used.items()):
-        warnings.append(f"category {name!r} does not name a tile; its {count} boxes were left out")
+    for label, count in sorted(unmapped_used.items()):
+        warnings.append(f"category {label!r} does not name a tile; its {count} boxes were left out")
     return LabelSet(root, "coco", images, warnings)
+
+
+def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height, annotations: list,
+                     codes: dict, categories: dict, unmapped_used: dict[str, int]):
+    candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
+                  root / "images" / file_name]
+    image_path = _first_image(root, candidates)
+    if image_path is None:
+        raise _Skip("outside the set's folder" if any(c.is_file() for c in candidates) else "not found")
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        width, height = _readable_size(image_path)
+    tiles = []
+    for ann in annotations:
+        try:
+            x, y, w, h = (float(v) for v in ann["bbox"])
+            cid = int(ann["category_id"])
+            box = _clip_box((x, y, x + w, y + h), width, height)
+        except (KeyError, TypeError, ValueError):
+            raise _Skip(f"annotation {ann.get('id') if isinstance(ann, dict) else ann!r} needs a bbox of four "
+                        "finite numbers and a category_id") from None
+        code = codes.get(cid)
+        if code is None:
+            label = categories.get(cid, f"#{cid}")
+            unmapped_used[label] = unmapped_used.get(label, 0) + 1
+            continue
+        if box is not None:
+            tiles.append(LabelledTile(box, code))
+    return image_path, width, height, tiles
 
 
 def load_labelset(root: str | Path) -> LabelSet:
@@ -456,5 +523,6 @@ def load_labelset(root: str | Path) -> LabelSet:
             "or a COCO annotations JSON)"
         )
     if not result.images:
-        raise LabelSetError(f"{root.name}: the {result.format} labels name no image that is present")
+        why = f": {'; '.join(result.warnings[:3])}" if result.warnings else ""
+        raise LabelSetError(f"{root.name}: the {result.format} labels name no image that can be read{why}")
     return result

@@ -192,8 +192,14 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
         "per_image": [o.to_json() for o in outcomes],
         "seconds": round(seconds, 2),
         "seconds_per_image": _ratio(round(sum(o.seconds for o in outcomes) * 1000), len(outcomes) * 1000),
-        "warnings": list(labelset.warnings)[:50] + [f"{o.name}: {o.error}" for o in failed][:50],
+        "warnings": _first(list(labelset.warnings), "label warnings") + _first(
+            [f"{o.name}: {o.error}" for o in failed], "images that could not be recognised"),
     }
+
+
+def _first(warnings: list[str], what: str, n: int = 50) -> list[str]:
+    """The first n warnings, and a line saying how many more there were."""
+    return warnings if len(warnings) <= n else warnings[:n] + [f"... and {len(warnings) - n} more {what}"]
 
 
 # --------------------------------------------------------------------------- running recognition

@@ -114,14 +114,75 @@ def test_unknown_classes_are_reported(tmp_path):
     assert all(code != "7z" for _, code in boxes_of(labelset, "train_a.jpg"))
 
 
-def test_malformed_labels_name_the_file(tmp_path):
+def test_a_malformed_label_file_is_named_and_skipped(tmp_path):
+    """One bad file in a collector's set is reported and left out; the rest is still validated."""
     root = make_json_set(tmp_path / "set")
     (root / "labels" / "a.json").write_text("{not json")
-    with pytest.raises(LabelSetError, match="a.json"):
+    labelset = load_labelset(root)
+    assert [i.name for i in labelset.images] == ["images/empty.jpg"]
+    assert any(w.startswith("labels/a.json: not valid JSON") and w.endswith("skipped") for w in labelset.warnings)
+    (root / "labels" / "empty.json").write_text(json.dumps([1, 2]))
+    with pytest.raises(LabelSetError, match="no image that can be read: labels/a.json: not valid JSON"):
         load_labelset(root)
     with pytest.raises(LabelSetError, match="no labels found"):
         (tmp_path / "empty").mkdir()
         load_labelset(tmp_path / "empty")
+
+
+@pytest.mark.parametrize("box", [[10, 20, 50], [10, 20, "x", 80], [10, 20, float("nan"), 80], "10 20 50 80"])
+def test_a_box_that_is_not_four_finite_numbers_skips_its_image(tmp_path, box):
+    root = make_json_set(tmp_path / "set")
+    label = json.loads((root / "labels" / "a.json").read_text())
+    label["tiles"][1]["box"] = box
+    (root / "labels" / "a.json").write_text(json.dumps(label))
+    labelset = load_labelset(root)
+    assert [i.name for i in labelset.images] == ["images/empty.jpg"]
+    assert any("a.json: tile 1 needs 'box'" in w for w in labelset.warnings)
+
+
+def test_a_label_may_not_name_an_image_outside_the_set(tmp_path):
+    """The report draws the images it reads: a label must not reach a file elsewhere."""
+    root = make_json_set(tmp_path / "set")
+    _image(tmp_path / "private.jpg")
+    (root / "labels" / "a.json").write_text(json.dumps({"image": "../../private.jpg", "tiles": []}))
+    (root / "images" / "link.jpg").symlink_to(tmp_path / "private.jpg")
+    (root / "labels" / "link.json").write_text(json.dumps({"image": "link.jpg", "tiles": []}))
+    labelset = load_labelset(root)
+    assert [i.name for i in labelset.images] == ["images/empty.jpg"]
+    assert sum("outside the set's folder; skipped" in w for w in labelset.warnings) == 2
+
+    coco_root = make_coco_set(tmp_path / "coco")
+    coco_file = coco_root / "train" / "_annotations.coco.json"
+    coco = json.loads(coco_file.read_text())
+    coco["images"].append({"id": 8, "file_name": "../../private.jpg", "width": 200, "height": 100})
+    coco_file.write_text(json.dumps(coco))
+    labelset = load_labelset(coco_root)
+    assert [i.name for i in labelset.images] == ["a.jpg"]  # the one top folder is the set
+    assert any("private.jpg: outside the set's folder; skipped" in w for w in labelset.warnings)
+
+
+def test_a_bad_yolo_line_or_unreadable_image_skips_that_image_only(tmp_path):
+    root = make_yolo_set(tmp_path / "set", "names: ['1man', '9pin', 'chun']", ["1man", "9pin", "chun"])
+    (root / "train" / "labels" / "train_a.txt").write_text("0 0.1 0.5 0.2 nan\n")
+    (root / "valid" / "images" / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 not a picture")
+    labelset = load_labelset(root)
+    assert sorted(i.name for i in labelset.images) == ["valid/images/negative.jpg", "valid/images/valid_a.jpg"]
+    assert boxes_of(labelset, "valid_a.jpg") == TRUTH
+    assert any(w.startswith("train/images/train_a.jpg: train/labels/train_a.txt:1: not finite") for w in labelset.warnings)
+    assert any(w.startswith("valid/images/broken.jpg: not a readable image") for w in labelset.warnings)
+
+
+def test_a_bad_coco_annotation_skips_its_image(tmp_path):
+    root = make_coco_set(tmp_path / "set")
+    coco_file = root / "train" / "_annotations.coco.json"
+    coco = json.loads(coco_file.read_text())
+    _image(root / "train" / "b.jpg")
+    coco["images"].append({"id": 9, "file_name": "b.jpg", "width": 200, "height": 100})
+    coco["annotations"].append({"id": 99, "image_id": 7, "category_id": 1, "bbox": [1, 2, 3]})
+    coco_file.write_text(json.dumps(coco))
+    labelset = load_labelset(root)
+    assert [i.name for i in labelset.images] == ["b.jpg"]
+    assert any("image a.jpg: annotation 99 needs a bbox" in w for w in labelset.warnings)
 
 
 @pytest.mark.parametrize(

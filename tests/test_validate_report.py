@@ -147,3 +147,11 @@ def test_validate_endpoint_json_and_html(labelset, monkeypatch):
         page = client.post("/api/v1/validate?format=html", files={"archive": ("set.zip", data, "application/zip")})
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert "9p read as 8p" in page.text
+
+
+def test_many_label_warnings_are_cut_with_a_count(labelset):
+    labelset.warnings = [f"labels/{k}.json: not valid JSON; skipped" for k in range(57)]
+    report, _ = validate(labelset, recognizer=labelled_recognizer, workers=0)
+    assert len(report["warnings"]) == 52  # and the fixture's photo that cannot be read
+    assert report["warnings"][49] == "labels/49.json: not valid JSON; skipped"
+    assert report["warnings"][50] == "... and 7 more label warnings"
