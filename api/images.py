@@ -13,11 +13,13 @@ import io
 import re
 import warnings
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from api.errors import ApiError
 from api.limits import MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, MIN_IMAGE_SIDE, MiB
+from vision.io import to_eight_bit
 
 # Pillow's own bomb guard as a second line of defence (it raises at twice this value).
 Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
@@ -104,7 +106,7 @@ def decode_image(data: bytes) -> np.ndarray:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image.load()
             image = ImageOps.exif_transpose(image)
-            rgb = image.convert("RGB")
+            rgb = to_eight_bit(image).convert("RGB")
     except Image.DecompressionBombError:
         raise ApiError(413, "image-too-large", f"the image has more than {MAX_IMAGE_PIXELS:,} pixels")
     except (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError) as exc:
@@ -116,17 +118,29 @@ def decode_image(data: bytes) -> np.ndarray:
     return np.ascontiguousarray(array[:, :, ::-1])
 
 
+def shrink(bgr: np.ndarray, max_side: int) -> np.ndarray:
+    """The picture scaled down so its longer side is at most max_side (unchanged if it is):
+    area-like, by a bilinear step to twice the size and an exact halving (a tenth of OpenCV's
+    area resampling at a non-integer scale on a 12 MP photo)."""
+    h, w = bgr.shape[:2]
+    k = max_side / max(h, w)
+    if k >= 1.0:
+        return bgr
+    size = (max(1, round(w * k)), max(1, round(h * k)))
+    if k < 0.5:
+        bgr = cv2.resize(bgr, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+
+
 def encode_data_url(bgr: np.ndarray, fmt: str = "jpeg", quality: int = 85, max_side: int = 1600) -> str:
     """BGR array -> ``data:image/...;base64,`` URL, scaled down so its longer side <= max_side."""
-    image = Image.fromarray(np.ascontiguousarray(bgr[:, :, ::-1]))
-    if max(image.size) > max_side:
-        scale = max_side / max(image.size)
-        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))))
-    buffer = io.BytesIO()
+    bgr = np.ascontiguousarray(shrink(bgr, max_side))
     if fmt == "png":
-        image.save(buffer, "PNG", optimize=True)
+        ok, buffer = cv2.imencode(".png", bgr, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         mime = "image/png"
     else:
-        image.save(buffer, "JPEG", quality=quality)
+        ok, buffer = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
         mime = "image/jpeg"
-    return f"data:{mime};base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    if not ok:
+        raise ValueError(f"could not encode a {bgr.shape[1]}x{bgr.shape[0]} picture as {fmt}")
+    return f"data:{mime};base64," + base64.b64encode(buffer.tobytes()).decode("ascii")

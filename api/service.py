@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from api.errors import ApiError
-from api.images import decode_image, encode_data_url
+from api.images import encode_data_url, open_header
 from api.limits import MAX_VALIDATE_IMAGES, RECOGNITION_QUEUE, RECOGNITION_WORKERS
 
 log = logging.getLogger("mjscore.api")
@@ -107,37 +107,60 @@ def _model_errors() -> tuple[type, ...]:
     return tuple(found)
 
 
-def _recognize(image, camera_seat: str):
+#: vision.ImageError codes -> the API's status and code for them (as api.images names them)
+_IMAGE_ERRORS = {"corrupt": (400, "corrupt-image"), "empty": (400, "empty-upload"),
+                 "unreadable": (415, "not-an-image"), "too-large": (413, "image-too-large"),
+                 "too-small": (422, "image-too-small")}
+#: the annotated photo's long side, in pixels: drawn at this size, not the photo's
+ANNOTATED_SIDE = 1600
+
+
+def _recognize(data: bytes, camera_seat: str, keep_photo: bool):
+    """Recognise an upload: its header is checked here (type, size, pixel count: api.images),
+    then vision decodes it (a JPEG by libjpeg-turbo, big ones at a DCT reduction, its first look
+    overlapping the full decode) and reads it."""
+    open_header(data).close()
     vision = _vision()
     try:
-        return vision.recognize(image, camera_seat=camera_seat)
+        return vision.recognize(data, camera_seat=camera_seat, keep_photo=keep_photo)
     except vision.ImageError as exc:
-        code = getattr(exc, "code", "bad-image")
-        message = getattr(exc, "message", str(exc))
-        status = 413 if "large" in str(code) else 422
-        raise ApiError(status, str(code), str(message))
+        code = str(getattr(exc, "code", "bad-image"))
+        message = str(getattr(exc, "message", exc))
+        status, api_code = _IMAGE_ERRORS.get(code, (413 if "large" in code else 422, code))
+        if api_code == "corrupt-image":
+            message = f"the image is truncated or corrupt ({message})"
+        raise ApiError(status, api_code, message)
     except _model_errors() as exc:
         log.error("recognition model unavailable: %s", exc)
         raise ApiError(503, "recognizer-unavailable",
                        "photo recognition is not available: a model file is missing or broken on the server")
 
 
-def recognition_json(recognition, image, annotate: bool) -> dict:
-    from api.annotate import draw_recognition
-
+def recognition_json(recognition, annotate: bool) -> dict:
     out = dict(recognition.to_json())
-    out["width"], out["height"] = int(image.shape[1]), int(image.shape[0])
     out.setdefault("warnings", [])
     if annotate:
-        out["annotated_image"] = encode_data_url(draw_recognition(image, out.get("tiles", [])))
+        out["annotated_image"] = annotated_data_url(recognition.photo, recognition.photo_scale, out.get("tiles", []))
     return out
+
+
+def annotated_data_url(photo, photo_scale: float, tiles: list[dict]) -> str:
+    """The photo with its tiles drawn on it, as a JPEG data URL ANNOTATED_SIDE pixels long: the
+    photo is shrunk first and the tiles drawn at that size (drawing on a 12 MP photo and then
+    shrinking it took longer than recognising it)."""
+    from api.annotate import draw_recognition
+    from api.images import shrink
+
+    small = shrink(photo, ANNOTATED_SIDE)
+    to_pixels = small.shape[1] / photo.shape[1] / photo_scale  # original pixels -> pixels of the shrunk photo
+    photo = small
+    drawn = [dict(t, box=[v * to_pixels for v in t["box"]]) for t in tiles]
+    return encode_data_url(draw_recognition(photo, drawn), max_side=ANNOTATED_SIDE)
 
 
 def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True) -> dict:
     """Upload bytes -> the recognition JSON (tiles, seats, warnings, annotated image)."""
-    image = decode_image(data)
-    recognition = _recognize(image, camera_seat)
-    return recognition_json(recognition, image, annotate)
+    return recognition_json(_recognize(data, camera_seat, annotate), annotate)
 
 
 def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
@@ -145,15 +168,14 @@ def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
     from scoring import score_table
 
     vision = _vision()
-    image = decode_image(data)
-    recognition = _recognize(image, context.get("camera_seat", "E"))
+    recognition = _recognize(data, context.get("camera_seat", "E"), annotate)
     try:
         case = vision.build_case(recognition, context)
     except (ValueError, KeyError) as exc:  # vision.CaseError (a ValueError) names what is missing
         code = getattr(exc, "code", None)
         raise ApiError(422, code if isinstance(code, str) else "invalid-context",
                        str(getattr(exc, "message", None) or exc))
-    return {"recognition": recognition_json(recognition, image, annotate), "case": case, "result": score_table(case)}
+    return {"recognition": recognition_json(recognition, annotate), "case": case, "result": score_table(case)}
 
 
 def validate_zip(data: bytes, want_html: bool) -> dict | str:

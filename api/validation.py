@@ -205,12 +205,14 @@ def _first(warnings: list[str], what: str, n: int = 50) -> list[str]:
 # --------------------------------------------------------------------------- running recognition
 
 def recognize_path(path: Path) -> list:
-    """The production recogniser: decode like the web service does, then vision.recognize."""
-    from api.images import decode_image
+    """The production recogniser, as the web service runs it: the upload's header checked
+    (api.images), then vision.recognize on the file's bytes."""
+    from api.images import open_header
     import vision
 
-    image = decode_image(Path(path).read_bytes())
-    return vision.recognize(image).to_json()["tiles"]
+    data = Path(path).read_bytes()
+    open_header(data).close()
+    return vision.recognize(data).to_json()["tiles"]
 
 
 def _limit_threads() -> None:

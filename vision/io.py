@@ -176,12 +176,12 @@ def _decode_pillow(data: bytes, img: Image.Image, name: str, reduce: int) -> tup
         img = ImageOps.exif_transpose(img)
     except Exception:  # noqa: BLE001 - a broken EXIF block must not lose the photo
         pass
-    img = _eight_bit(img).convert("RGB")
+    img = to_eight_bit(img).convert("RGB")
     arr = np.asarray(img)[:, :, ::-1]
     return _check_array(np.ascontiguousarray(arr)), float(scale)
 
 
-def _eight_bit(img: Image.Image) -> Image.Image:
+def to_eight_bit(img: Image.Image) -> Image.Image:
     """A deep greyscale image (16-bit PNG: modes I;16 and I; 32-bit float: F) brought to 8 bits
     by its own range: Pillow's convert clips every value over 255 to white, which turned a 16-bit
     photo into a blank page."""
