@@ -413,6 +413,7 @@ def latency_child(argv: list[str]) -> None:
         stages.append(rec.timings_ms)
     times, cpu, stages = times[1:], cpu[1:], stages[1:]  # the first run loads the models
     rss_end, peak = _rss_mb()
+    service = _service_latency(data, context, runs)
     print(json.dumps({
         "runs": runs, "median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1),
         "max_ms": round(max(times), 1),
@@ -427,7 +428,26 @@ def latency_child(argv: list[str]) -> None:
         "scored": "error" not in result,
         "score_error": result["error"].get("code") if "error" in result else None,
         "machine_reference": machine_reference_ms(),
+        "service": service,
     }))
+
+
+def _service_latency(data: bytes, context: dict, runs: int) -> dict:
+    """The web service's own path on the same photo, after the pipeline's runs: upload bytes ->
+    header checks -> recognition -> the table scored -> the annotated photo (api.service's
+    score_photo, what POST /api/v1/photo/score runs in its worker thread; no HTTP)."""
+    from api.service import score_photo
+
+    times = []
+    for _ in range(runs + 1):
+        t0 = time.perf_counter()
+        out = score_photo(data, context, annotate=True)
+        times.append(1000 * (time.perf_counter() - t0))
+    times = times[1:]
+    return {"path": "api.service.score_photo(annotate=True)", "median_ms": round(statistics.median(times), 1),
+            "min_ms": round(min(times), 1), "max_ms": round(max(times), 1),
+            "tiles_found": len(out["recognition"]["tiles"]), "scored": "error" not in out["result"],
+            "peak_rss_mb": round(_rss_mb()[1], 1)}
 
 
 def _synthetic_markdown(s: dict | None) -> list[str]:
@@ -498,6 +518,11 @@ def to_markdown(r: dict) -> str:
                       f"Tiles found on the photo: {lat.get('tiles_found', '?')} of {lat.get('true_tiles', '?')}; "
                       f"scored: {'yes' if lat.get('scored') else 'no'}.", "",
                       "Targets (issue 4): median at most 150 ms, at most 400 MB resident.", ""]
+            svc = lat.get("service")
+            if svc:
+                lines += [f"The web service's path on the same photo (`{svc['path']}`: header checks, "
+                          f"recognition, scores and the annotated photo, no HTTP): median {svc['median_ms']} ms "
+                          f"(min {svc['min_ms']}), peak RSS {svc['peak_rss_mb']} MB.", ""]
             ref = lat.get("machine_reference")
             if ref:
                 two = ref.get("blur_12mp_two_threads_ms")
