@@ -30,7 +30,8 @@ VERSION = "0.1.0"
 _UPLOAD_ERRORS = {
     400: {"model": ErrorBody, "description": "corrupt or truncated upload"},
     413: {"model": ErrorBody, "description": "upload over 20 MB or image over 50 megapixels"},
-    415: {"model": ErrorBody, "description": "not a JPEG, PNG, WebP or BMP image"},
+    415: {"model": ErrorBody, "description": "not a JPEG, PNG, WebP or BMP image (or HEIC, with the server's "
+                                              "optional pillow-heif)"},
     422: {"model": ErrorBody, "description": "invalid form fields"},
     503: {"model": ErrorBody, "description": "busy, or recognition not available"},
 }
@@ -146,7 +147,8 @@ async def score(tables: Annotated[TableOrTables, Body()]):
 
 @app.post("/api/v1/recognize", response_model=Recognition, tags=["photos"], responses=_UPLOAD_ERRORS)
 async def recognize(
-    image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP or BMP, at most 20 MB")],
+    image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP, BMP (HEIC when the server has "
+                                                 "pillow-heif), at most 20 MB")],
     camera_seat: Annotated[Seat, Form(description="the wind of the player at the photo's bottom edge")] = "E",
     annotate: Annotated[bool, Form(description="include the photo with every tile outlined")] = True,
 ):
@@ -158,7 +160,8 @@ async def recognize(
 
 @app.post("/api/v1/photo/score", response_model=PhotoScore, tags=["photos"], responses=_UPLOAD_ERRORS)
 async def photo_score(
-    image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP or BMP, at most 20 MB")],
+    image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP, BMP (HEIC when the server has "
+                                                 "pillow-heif), at most 20 MB")],
     ruleset: Annotated[Ruleset, Form()] = "pung-chow",
     camera_seat: Annotated[Seat, Form(description="the wind at the photo's bottom edge")] = "E",
     round_wind: Annotated[Optional[Seat], Form(description="wind of the round (not used by pung-chow)")] = None,

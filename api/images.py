@@ -19,6 +19,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from api.errors import ApiError
 from api.limits import MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, MIN_IMAGE_SIDE, MiB
+from vision import io as vision_io
 from vision.io import to_eight_bit
 
 # Pillow's own bomb guard as a second line of defence (it raises at twice this value).
@@ -35,6 +36,19 @@ ALLOWED_CONTENT_TYPES = set(ALLOWED_FORMATS.values()) | {
     "application/octet-stream",
     "",
 }
+#: iPhone photos (HEIC), read when the optional pillow-heif package is installed (`mjscore[heic]`)
+HEIC_FORMAT, HEIC_CONTENT_TYPES = "HEIF", {"image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence"}
+_NO_HEIC = ("HEIC photos need the optional pillow-heif package on the server (pip install 'mjscore[heic]'); "
+            "or send a JPEG (on iPhone: Settings > Camera > Formats > Most Compatible)")
+
+
+def heic_supported() -> bool:
+    """Whether this server reads HEIC photos (vision.io registers pillow-heif when it is installed)."""
+    return vision_io.HEIC
+
+
+def accepted_formats() -> str:
+    return "JPEG, PNG, WebP, BMP" + (" or HEIC" if heic_supported() else "")
 
 
 def check_content_type(content_type: str | None, what: str = "image") -> None:
@@ -42,17 +56,14 @@ def check_content_type(content_type: str | None, what: str = "image") -> None:
     declared = (content_type or "").split(";")[0].strip().lower()
     if declared in ALLOWED_CONTENT_TYPES:
         return
-    if declared in ("image/heic", "image/heif"):
-        raise ApiError(
-            415,
-            "unsupported-media-type",
-            "HEIC photos are not supported: send a JPEG (on iPhone: Settings > Camera > Formats > "
-            "Most Compatible)",
-        )
+    if declared in HEIC_CONTENT_TYPES:
+        if heic_supported():
+            return
+        raise ApiError(415, "unsupported-media-type", _NO_HEIC)
     raise ApiError(
         415,
         "unsupported-media-type",
-        f"the {what} was sent as {declared!r}; send a JPEG, PNG, WebP or BMP image",
+        f"the {what} was sent as {declared!r}; send a {accepted_formats()} image",
     )
 
 
@@ -74,14 +85,16 @@ def open_header(data: bytes) -> Image.Image:
             413, "image-too-large", f"the image claims {size}; the limit is {MAX_IMAGE_PIXELS:,} (50 megapixels)"
         )
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        if data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypheim", b"ftyphevc") and not heic_supported():
+            raise ApiError(415, "unsupported-media-type", _NO_HEIC)
         raise ApiError(
-            415, "not-an-image", "the upload is not a readable image; send a JPEG, PNG, WebP or BMP photo"
+            415, "not-an-image", f"the upload is not a readable image; send a {accepted_formats()} photo"
         )
-    if image.format not in ALLOWED_FORMATS:
+    if image.format not in ALLOWED_FORMATS and not (image.format == HEIC_FORMAT and heic_supported()):
         raise ApiError(
             415,
             "unsupported-media-type",
-            f"{image.format} images are not accepted; send a JPEG, PNG, WebP or BMP photo",
+            f"{image.format} images are not accepted; send a {accepted_formats()} photo",
         )
     width, height = image.size
     if width * height > MAX_IMAGE_PIXELS:

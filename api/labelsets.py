@@ -26,7 +26,7 @@ from PIL import Image
 
 from scoring.tiles import BACK, BONUS, KINDS
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif"}  # HEIC read with pillow-heif
 _VALID_CODES = set(KINDS) | set(BONUS) | {BACK}
 
 

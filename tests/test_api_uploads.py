@@ -6,6 +6,7 @@ import io
 import struct
 import zipfile
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,8 @@ from api.errors import ApiError
 from api.images import decode_image, open_header
 from api.limits import MAX_IMAGE_PIXELS
 from api.zips import extract_zip
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "api" / "static" / "example.jpg"
 
 
 @pytest.fixture(scope="module")
@@ -110,9 +113,45 @@ def test_empty_and_missing_uploads(client):
     assert_alive(client)
 
 
-def test_heic_gets_a_helpful_message(client):
-    body = assert_error(client.post("/api/v1/recognize", files={"image": ("a.heic", b"....ftypheic", "image/heic")}), 415)
-    assert "JPEG" in body["message"]
+def heic_bytes(picture: Image.Image, orientation: int = 1) -> bytes:
+    """HEIC as pillow-heif writes it (the test extra installs it; vision.io registers it with
+    Pillow): the EXIF orientation goes into the file as HEIF's own turn, as an iPhone's photo
+    carries it, and libheif turns the picture upright when it decodes."""
+    exif = picture.getexif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    picture.save(buffer, "HEIF", quality=70, exif=exif.tobytes())
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def example_heic() -> bytes:
+    """The bundled example photo as an iPhone would store it: HEIC, turned by its EXIF tag."""
+    return heic_bytes(Image.open(EXAMPLE).rotate(90, expand=True), orientation=8)
+
+
+def test_heic_photo_is_recognised_upright(client, example_heic):
+    response = client.post("/api/v1/recognize", files={"image": ("IMG_0001.HEIC", example_heic, "image/heic")},
+                           data={"annotate": "false"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["width"], body["height"]) == (1600, 1200)  # stored 1200 x 1600, shown turned back
+    assert len(body["tiles"]) >= 50  # the example has 56 tiles, most found however it is stored
+    assert {t["seat"] for t in body["tiles"]} == {"E", "S", "W", "N"}
+
+
+def test_heic_without_pillow_heif_gets_a_helpful_message(client, monkeypatch):
+    import vision.io
+
+    monkeypatch.setattr(vision.io, "HEIC", False)
+    body = assert_error(client.post("/api/v1/recognize", files={"image": ("a.heic", b"....ftypheic", "image/heic")}),
+                        415, "unsupported-media-type")
+    assert "pillow-heif" in body["message"] and "JPEG" in body["message"]
+    body = assert_error(client.post("/api/v1/recognize",
+                                    files={"image": ("a.bin", b"\0\0\0\x18ftypheic" + b"\0" * 64, "application/octet-stream")}),
+                        415, "unsupported-media-type")
+    assert "pillow-heif" in body["message"]
+    assert_alive(client)
 
 
 def zip_bytes(entries: dict[str, bytes]) -> bytes:
