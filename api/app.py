@@ -151,11 +151,13 @@ async def recognize(
                                                  "pillow-heif), at most 20 MB")],
     camera_seat: Annotated[Seat, Form(description="the wind of the player at the photo's bottom edge")] = "E",
     annotate: Annotated[bool, Form(description="include the photo with every tile outlined")] = True,
+    photo: Annotated[bool, Form(description="include the photo itself, upright and at most 1600 pixels long, "
+                                            "as a JPEG (for a page that cannot show the upload: HEIC)")] = False,
 ):
     """Find every tile: its box, code, confidence and seat; each seat's hand; warnings."""
     check_content_type(image.content_type)
     data = await _read_upload(image)
-    return await _workers().run(service.recognize_upload, data, camera_seat, annotate)
+    return await _workers().run(service.recognize_upload, data, camera_seat, annotate, photo)
 
 
 @app.post("/api/v1/photo/score", response_model=PhotoScore, tags=["photos"], responses=_UPLOAD_ERRORS)

@@ -99,6 +99,9 @@ class Recognition(BaseModel):
     seats: dict[str, Any] = Field(description="each seat's hand in the vectors.json hand format")
     warnings: list[Any] = Field(default_factory=list)
     annotated_image: Optional[str] = Field(None, description="data: URL of a JPEG with every tile outlined")
+    photo_image: Optional[str] = Field(None, description="with photo=true: data: URL of the photo itself, upright, "
+                                                         "at most 1600 pixels long, for a page that cannot show the "
+                                                         "upload (HEIC)")
 
 
 class PhotoScore(BaseModel):

@@ -136,11 +136,15 @@ def _recognize(data: bytes, camera_seat: str, keep_photo: bool):
                        "photo recognition is not available: a model file is missing or broken on the server")
 
 
-def recognition_json(recognition, annotate: bool) -> dict:
+def recognition_json(recognition, annotate: bool, photo: bool = False) -> dict:
+    """The recognition as the API answers it; `annotate`: with the photo drawn on, `photo`: with
+    the photo itself (both need recognize(keep_photo=True))."""
     out = dict(recognition.to_json())
     out.setdefault("warnings", [])
     if annotate:
         out["annotated_image"] = annotated_data_url(recognition.photo, recognition.photo_scale, out.get("tiles", []))
+    if photo:
+        out["photo_image"] = encode_data_url(recognition.photo, max_side=ANNOTATED_SIDE)
     return out
 
 
@@ -158,9 +162,10 @@ def annotated_data_url(photo, photo_scale: float, tiles: list[dict]) -> str:
     return encode_data_url(draw_recognition(photo, drawn), max_side=ANNOTATED_SIDE)
 
 
-def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True) -> dict:
-    """Upload bytes -> the recognition JSON (tiles, seats, warnings, annotated image)."""
-    return recognition_json(_recognize(data, camera_seat, annotate), annotate)
+def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True, photo: bool = False) -> dict:
+    """Upload bytes -> the recognition JSON (tiles, seats, warnings, annotated image, and with
+    `photo` the photo itself, for a browser that cannot show the upload: HEIC)."""
+    return recognition_json(_recognize(data, camera_seat, annotate or photo), annotate, photo)
 
 
 def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import struct
 import zipfile
@@ -132,10 +133,13 @@ def example_heic() -> bytes:
 
 def test_heic_photo_is_recognised_upright(client, example_heic):
     response = client.post("/api/v1/recognize", files={"image": ("IMG_0001.HEIC", example_heic, "image/heic")},
-                           data={"annotate": "false"})
+                           data={"annotate": "false", "photo": "true"})
     assert response.status_code == 200, response.text
     body = response.json()
     assert (body["width"], body["height"]) == (1600, 1200)  # stored 1200 x 1600, shown turned back
+    assert body.get("annotated_image") is None
+    shown = Image.open(io.BytesIO(base64.b64decode(body["photo_image"].split(",", 1)[1])))
+    assert (shown.format, shown.size) == ("JPEG", (1600, 1200))  # the photo itself, for a browser
     assert len(body["tiles"]) >= 50  # the example has 56 tiles, most found however it is stored
     assert {t["seat"] for t in body["tiles"]} == {"E", "S", "W", "N"}
 

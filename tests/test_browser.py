@@ -433,3 +433,27 @@ def test_a_text_file_gets_a_clear_message(server, page, tmp_path):
     page.wait_for_selector("#status.error")
     assert "not a readable image" in page.inner_text("#status")
 
+
+
+def test_a_heic_photo_is_shown_from_the_server(server, page, tmp_path):
+    """Chromium cannot show an iPhone's HEIC: the page asks the server for the photo itself and
+    draws the tiles over that."""
+    import io
+
+    from PIL import Image
+
+    import vision.io  # registers pillow-heif with Pillow (the test extra installs it)
+
+    assert vision.io.HEIC
+    heic = tmp_path / "IMG_0001.HEIC"
+    buffer = io.BytesIO()
+    Image.open(EXAMPLE).save(buffer, "HEIF", quality=70)
+    heic.write_bytes(buffer.getvalue())
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(heic))
+    page.wait_for_selector("body[data-state=recognized]", timeout=120_000)
+    assert len(page_tiles(page)) >= 50
+    src = page.get_attribute("#photo-img", "src")
+    assert src.startswith("data:image/jpeg;base64,")
+    page.wait_for_function("document.querySelector('#photo-img').complete")
+    assert page.evaluate("document.querySelector('#photo-img').naturalWidth") == 1600

@@ -375,6 +375,9 @@ async function recognizeFile(file) {
   form.append("image", file, file.name || "photo.jpg");
   form.append("camera_seat", camera);
   form.append("annotate", "false");
+  // a photo this browser cannot show (an iPhone's HEIC, outside Safari) comes back from the server
+  const shown = !/^image\/hei[cf]/i.test(file.type || "") && !/\.hei[cf]$/i.test(file.name || "");
+  if (!shown) form.append("photo", "true");
   let response;
   try {
     response = await fetch("/api/v1/recognize", { method: "POST", body: form });
@@ -388,8 +391,8 @@ async function recognizeFile(file) {
   }
   const rec = await response.json();
   if (photoUrl) URL.revokeObjectURL(photoUrl);
-  photoUrl = URL.createObjectURL(file);
-  $("#photo-img").src = photoUrl;
+  photoUrl = shown ? URL.createObjectURL(file) : null;
+  $("#photo-img").src = shown ? photoUrl : rec.photo_image;
   model = buildModel(rec, camera);
   if (model.winnerWind) $("#winner").value = model.winnerWind;
   renderWarnings();
