@@ -1,6 +1,7 @@
 """``mjscore validate DIR``: recognise every photo of a labelled set and report how well it went.
 
-Reads our JSON labels, YOLO (data.yaml + txt) or COCO; recognition runs in worker processes with
+Reads our JSON labels, YOLO (data.yaml + txt) or COCO, from a folder or a zip of one (unpacked
+with the web service's limits); recognition runs in worker processes with
 a progress bar on stderr; prints the summary and writes report.json and a self-contained
 report.html (confusion matrix, worst images drawn with their errors).
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
+import zipfile
 from pathlib import Path
 
 from api.labelsets import LabelSetError, load_labelset
@@ -16,7 +19,8 @@ from api.validation import Progress, default_workers, validate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dir", help="folder of a labelled set (labels/*.json, YOLO data.yaml, or COCO JSON)")
+    parser.add_argument("dir", help="folder of a labelled set (labels/*.json, YOLO data.yaml, or COCO JSON), "
+                                    "or a zip of one")
     parser.add_argument("-o", "--out", default=None,
                         help="folder for report.json and report.html (default: validation-<set name>)")
     parser.add_argument("-j", "--workers", type=int, default=default_workers(),
@@ -50,10 +54,27 @@ def format_summary(report: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    source = Path(args.dir)
+    if source.is_file() and zipfile.is_zipfile(source):
+        from api.errors import ApiError
+        from api.zips import extract_zip
+
+        with tempfile.TemporaryDirectory(prefix="mjscore-validate-") as tmp:
+            try:
+                extract_zip(source, Path(tmp))
+            except ApiError as err:
+                print(f"mjscore validate: {source.name}: {err.detail} (a big set: unzip it and pass the folder)",
+                      file=sys.stderr)
+                return 2
+            return _validate(Path(tmp), args, name=source.stem)
+    return _validate(source, args)
+
+
+def _validate(folder: Path, args: argparse.Namespace, name: str | None = None) -> int:
     from api.report import write_report
 
     try:
-        labelset = load_labelset(args.dir)
+        labelset = load_labelset(folder)
     except LabelSetError as err:
         print(f"mjscore validate: {err}", file=sys.stderr)
         return 2
@@ -61,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         labelset.images = labelset.images[: args.limit]
     progress = None if args.quiet else Progress(len(labelset.images))
     report, outcomes = validate(labelset, workers=args.workers, progress=progress)
-    out_dir = Path(args.out) if args.out else Path(f"validation-{labelset.root.name}")
+    if name:
+        report["dataset"] = name
+    out_dir = Path(args.out) if args.out else Path(f"validation-{name or labelset.root.name}")
     paths = {img.name: img.path for img in labelset.images}
     json_path, html_path = write_report(report, outcomes, paths, out_dir, worst=args.worst)
     print(format_summary(report))

@@ -132,6 +132,27 @@ def zip_of(root: Path) -> bytes:
     return buffer.getvalue()
 
 
+def test_validate_cli_reads_a_zip_of_a_set(labelset, tmp_path, capsys, monkeypatch):
+    import api.validation
+
+    monkeypatch.setattr(api.validation, "recognize_path", labelled_recognizer)
+    from api.cli import main
+
+    archive = tmp_path / "collected.zip"
+    archive.write_bytes(zip_of(labelset.root))
+    code = main(["validate", str(archive), "-j", "1", "--quiet", "-o", str(tmp_path / "rep")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "set collected (json)" in out and "recall (IoU 0.5) 73.3%" in out
+    assert json.loads((tmp_path / "rep" / "report.json").read_text())["dataset"] == "collected"
+
+    unsafe = tmp_path / "unsafe.zip"
+    with zipfile.ZipFile(unsafe, "w") as bad:
+        bad.writestr("../outside.json", "{}")
+    assert main(["validate", str(unsafe), "--quiet"]) == 2
+    assert "outside its folder" in capsys.readouterr().err
+
+
 def test_validate_endpoint_json_and_html(labelset, monkeypatch):
     import api.validation
     from fastapi.testclient import TestClient
