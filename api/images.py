@@ -85,7 +85,7 @@ def open_header(data: bytes) -> Image.Image:
             413, "image-too-large", f"the image claims {size}; the limit is {MAX_IMAGE_PIXELS:,} (50 megapixels)"
         )
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        if data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypheim", b"ftyphevc") and not heic_supported():
+        if vision_io.looks_like_heic(data) and not heic_supported():
             raise ApiError(415, "unsupported-media-type", _NO_HEIC)
         raise ApiError(
             415, "not-an-image", f"the upload is not a readable image; send a {accepted_formats()} photo"

@@ -145,8 +145,7 @@ def _header(data: bytes, name: str) -> Image.Image:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageError("too-large", f"{name} looks like a decompression bomb: {exc}") from None
     except UnidentifiedImageError:
-        hint = " (HEIC needs the pillow-heif package)" if data[4:12] in (b"ftypheic", b"ftypheix",
-                                                                          b"ftypmif1") else ""
+        hint = " (HEIC needs the pillow-heif package)" if looks_like_heic(data) else ""
         raise ImageError("unreadable", f"{name} is not an image this program can read "
                                        f"(JPEG, PNG, WebP{', HEIC' if HEIC else ''}){hint}") from None
     except (OSError, SyntaxError, ValueError) as exc:
@@ -156,6 +155,11 @@ def _header(data: bytes, name: str) -> Image.Image:
         raise ImageError("too-large", f"{name} is {w}x{h} = {w * h / 1e6:.0f} megapixels; "
                                       f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
     return img
+
+
+def looks_like_heic(data: bytes) -> bool:
+    """Whether the bytes start like a HEIC/HEIF file (an ISO box 'ftyp' with a HEIF brand)."""
+    return data[4:12] in (b"ftypheic", b"ftypheix", b"ftypheim", b"ftyphevc", b"ftypmif1", b"ftypmsf1")
 
 
 def _decode_pillow(data: bytes, img: Image.Image, name: str, reduce: int) -> tuple[np.ndarray, float]:
