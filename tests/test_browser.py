@@ -455,5 +455,53 @@ def test_a_heic_photo_is_shown_from_the_server(server, page, tmp_path):
     assert len(page_tiles(page)) >= 50
     src = page.get_attribute("#photo-img", "src")
     assert src.startswith("data:image/jpeg;base64,")
-    page.wait_for_function("document.querySelector('#photo-img').complete")
+    wait_until(page, "document.querySelector('#photo-img').complete")
     assert page.evaluate("document.querySelector('#photo-img').naturalWidth") == 1600
+
+
+def wait_until(page, expression: str, timeout: float = 30.0) -> None:
+    """Poll a JS expression with page.evaluate (the page's Content-Security-Policy forbids the
+    eval that Playwright's wait_for_function polls with once the first check fails)."""
+    deadline = time.time() + timeout
+    while not page.evaluate(expression):
+        assert time.time() < deadline, f"timed out waiting for {expression}"
+        time.sleep(0.05)
+
+
+def test_a_reload_keeps_the_corrections(server, page):
+    """A phone's browser may reload a tab it put in the background: the table being corrected,
+    the photo and the form come back as they were, and a new photo starts afresh."""
+    truth = json.loads(TRUTH.read_text())
+    recognition = truth_to_recognition(truth)
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(recognition)))
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    wait_until(page, "sessionStorage.getItem('mjscore.photo') !== null")
+    tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
+    tile_id = tile.get_attribute("data-id")
+    pick_tile(page, tile, "f8")
+    page.select_option("#win_by", "self-draw")
+    page.check('input[name=flag][value="last-tile"]')
+    before = page.locator("#hands button.tile[data-id]").evaluate_all(
+        "bs => bs.map(b => [b.dataset.id, b.dataset.code])")
+
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    after = page.locator("#hands button.tile[data-id]").evaluate_all(
+        "bs => bs.map(b => [b.dataset.id, b.dataset.code])")
+    assert after == before and [tile_id, "f8"] in after
+    assert page.input_value("#win_by") == "self-draw" and page.is_checked('input[name=flag][value="last-tile"]')
+    assert len(page_tiles(page)) == len(truth["tiles"])  # the outlines are back on the photo
+    wait_until(page, "document.querySelector('#photo-img').complete")
+    assert page.evaluate("document.querySelector('#photo-img').naturalWidth") == 1600
+    assert "as you left it" in page.inner_text("#status")
+    score(page)
+    assert page.get_attribute("body", "data-state") in ("scored", "score-error")
+
+    page.set_input_files("#photo", str(EXAMPLE))  # a new photo: the corrections are gone
+    wait_until(page, f"!document.querySelector('#hands button.tile[data-id=\"{tile_id}\"]')")
+    page.wait_for_selector("body[data-state=recognized]")
+    codes = page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)")
+    assert "f8" not in codes or any(t["code"] == "f8" for t in truth["tiles"])

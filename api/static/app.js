@@ -238,6 +238,65 @@ function renderAll() {
   dropEmptyMelds();
   renderHands();
   renderOverlay();
+  saveTable();
+}
+
+// ------------------------------------------------------------------ keeping the work
+
+// The table being corrected is kept in this tab's sessionStorage, so a reload (a phone's
+// browser drops a tab it has put in the background) does not lose the corrections made.
+const SAVED = "mjscore.table";
+const SAVED_PHOTO = "mjscore.photo";
+const FORM_FIELDS = ["camera_seat", "ruleset", "round_wind", "winner", "win_by"];
+const SAVED_PHOTO_SIDE = 1600;
+
+function saveTable() {
+  if (!model) return;
+  const form = Object.fromEntries(FORM_FIELDS.map((f) => [f, $(`#${f}`).value]));
+  form.flags = [...document.querySelectorAll("input[name=flag]:checked")].map((i) => i.value);
+  const saved = { ...model, tiles: [...model.tiles.entries()], nextId, form };
+  try {
+    sessionStorage.setItem(SAVED, JSON.stringify(saved));
+  } catch (e) { /* storage full or off: the page works on without it */ }
+}
+
+// the photo shown, as a JPEG data URL at most SAVED_PHOTO_SIDE pixels long (drawn from the
+// <img>, which the browser has already turned upright)
+function savePhoto(img) {
+  try {
+    const k = Math.min(1, SAVED_PHOTO_SIDE / Math.max(img.naturalWidth, img.naturalHeight));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(img.naturalWidth * k);
+    canvas.height = Math.round(img.naturalHeight * k);
+    canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
+    sessionStorage.setItem(SAVED_PHOTO, canvas.toDataURL("image/jpeg", 0.85));
+  } catch (e) {
+    try { sessionStorage.removeItem(SAVED_PHOTO); } catch (e2) { /* nothing to keep */ }
+  }
+}
+
+function restoreTable() {
+  let saved = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(SAVED) || "null");
+  } catch (e) { saved = null; }
+  if (!saved || !Array.isArray(saved.tiles) || !Array.isArray(saved.seats)) return false;
+  const { form, nextId: savedNext, ...rest } = saved;
+  model = { ...rest, tiles: new Map(saved.tiles) };
+  nextId = Math.max(nextId, savedNext || 0);
+  for (const f of FORM_FIELDS) if (form && form[f] !== undefined) $(`#${f}`).value = form[f];
+  for (const box of document.querySelectorAll("input[name=flag]")) box.checked = Boolean(form && (form.flags || []).includes(box.value));
+  $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
+  let photo = null;
+  try { photo = sessionStorage.getItem(SAVED_PHOTO); } catch (e) { photo = null; }
+  if (photo) $("#photo-img").src = photo;
+  renderWarnings();
+  renderAll();
+  $("#table").hidden = false;
+  $("#results").hidden = true;
+  setStatus("Your last table is back as you left it. Choose a photo to start a new one.");
+  document.body.dataset.state = "recognized";
+  return true;
 }
 
 function meldKind(meld) {
@@ -392,7 +451,10 @@ async function recognizeFile(file) {
   const rec = await response.json();
   if (photoUrl) URL.revokeObjectURL(photoUrl);
   photoUrl = shown ? URL.createObjectURL(file) : null;
-  $("#photo-img").src = shown ? photoUrl : rec.photo_image;
+  const img = $("#photo-img");
+  try { sessionStorage.removeItem(SAVED_PHOTO); } catch (e) { /* nothing kept */ }
+  img.addEventListener("load", () => savePhoto(img), { once: true });
+  img.src = shown ? photoUrl : rec.photo_image;
   model = buildModel(rec, camera);
   if (model.winnerWind) $("#winner").value = model.winnerWind;
   renderWarnings();
@@ -532,7 +594,9 @@ function setup() {
     $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
   });
   $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
-  document.body.dataset.state = "ready";
+  for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", saveTable);
+  for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", saveTable);
+  if (!restoreTable()) document.body.dataset.state = "ready";
 }
 
 document.addEventListener("DOMContentLoaded", setup);
