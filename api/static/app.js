@@ -574,7 +574,7 @@ function renderResult(result, table) {
 
 function setup() {
   setupPicker();
-  $("#photo").addEventListener("change", (e) => recognizeFile(e.target.files[0]));
+  for (const input of ["#photo", "#camera"]) $(input).addEventListener("change", (e) => recognizeFile(e.target.files[0]));
   $("#example").addEventListener("click", async () => {
     const response = await fetch("/static/example.jpg");
     const blob = await response.blob();
