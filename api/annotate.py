@@ -58,7 +58,7 @@ def draw_errors(image: np.ndarray, truth: list[tuple], predicted: list[tuple], m
         return x1, y1
 
     for ti, pi in matches:
-        (tbox, tcode), (pbox, pcode) = truth[ti], predicted[pi]
+        (_, tcode), (pbox, pcode) = truth[ti], predicted[pi]
         if tcode == pcode:
             box(pbox, GOOD, thickness)
         else:

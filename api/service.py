@@ -90,7 +90,8 @@ def _vision():
         import vision
 
         return vision
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - a broken install answers 503, and the log says why
+        log.error("the vision package cannot be loaded: %s: %s", type(exc).__name__, exc)
         raise ApiError(503, "recognizer-unavailable",
                        "photo recognition is not available: a model file is missing or broken on the server")
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import replace
-from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path

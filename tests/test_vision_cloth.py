@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from datasets.synth_table import Hand, Meld, make_table
-from vision.detect import _Pyramid, _without_cloth
+from vision.false_finds import without_cloth
+from vision.pyramid import Pyramid
 from vision.quad import TileQuad
 
 HANDS = [Hand("E", ["1p", "2p", "3p", "7s", "8s", "9s", "5z", "5z"],
@@ -46,7 +47,7 @@ def test_finds_on_bare_cloth_are_dropped_and_tiles_kept(seed, surface):
     tiles = _true_quads(table)
     fakes = _cloth_quads(table, tiles)
     assert len(fakes) >= 3
-    kept = _without_cloth(_Pyramid(table.image), tiles + fakes)
+    kept = without_cloth(Pyramid(table.image), tiles + fakes)
     kept_ids = {id(q) for q in kept}
     assert all(id(q) in kept_ids for q in tiles), "a true tile was taken for cloth"
     assert not any(id(q) in kept_ids for q in fakes), "a find on bare cloth was kept"
@@ -57,11 +58,11 @@ def test_face_down_tiles_of_a_concealed_kong_are_kept():
     tiles = _true_quads(table)
     backs = [q for q, t in zip(tiles, table.tiles) if t["face_down"]]
     assert len(backs) == 2
-    kept_ids = {id(q) for q in _without_cloth(_Pyramid(table.image), tiles)}
+    kept_ids = {id(q) for q in without_cloth(Pyramid(table.image), tiles)}
     assert all(id(q) in kept_ids for q in backs)
 
 
 def test_few_finds_are_left_alone():
     table = make_table(np.random.default_rng(36), (1024, 768), hands=HANDS)
     two = _true_quads(table)[:2]
-    assert _without_cloth(_Pyramid(table.image), two) == two
+    assert without_cloth(Pyramid(table.image), two) == two

@@ -14,6 +14,8 @@ from datasets.backgrounds import random_surface
 from datasets.synth_table import Hand, Meld, TruthClassifier, make_table
 from vision import CaseError, ImageError, build_case, recognize
 from vision.detect import find_tile_quads
+from vision.false_finds import without_cloth
+from vision.pyramid import Pyramid
 from vision.io import load_image
 
 SIZE = (1024, 768)
@@ -177,11 +179,11 @@ def test_real_photos_recall():
 
 def test_shrinking_by_halves_matches_one_area_resize():
     img = random_surface(np.random.default_rng(4), 1500, 2000, "cloth")
-    from vision.detect import _Pyramid, _resized
+    from vision.pyramid import Pyramid, resized
 
-    level, fx, fy = _Pyramid(img).level(0.16)
+    level, fx, fy = Pyramid(img).level(0.16)
     assert level.shape[:2] == (375, 500) and fx == fy == 4.0  # two halvings, then 0.64
-    small = _resized(level, 0.16 * fx)
+    small = resized(level, 0.16 * fx)
     direct = cv2.resize(img, (320, 240), interpolation=cv2.INTER_AREA)
     assert small.shape == direct.shape
     assert np.abs(small.astype(int) - direct).mean() < 2.0
@@ -243,7 +245,7 @@ def test_a_tile_two_overlapping_looks_found_is_kept_once(monkeypatch):
              b: [_box_quad(302, 300, 60, 100)]}
     monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (finds[tuple(box)], None))
     monkeypatch.setattr(detect, "REGION_GROWTHS", 0)
-    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    pyr = Pyramid(np.zeros((1000, 1000, 3), np.uint8))
     quads = detect._look_in(None, pyr, 1.0, [list(a), list(b)])
     assert len(quads) == 1
     assert abs(quads[0].center[0] - 300) <= 2 and quads[0].center[1] == 300
@@ -269,7 +271,7 @@ def test_a_look_that_cuts_tiles_in_two_is_not_believed(monkeypatch, seen_width, 
     halves = [_box_quad(180 + 90 * k + 40 * j, 200, 40, 60) for k in range(4) for j in range(2)]
     monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (halves, None))
     monkeypatch.setattr(detect, "REGION_GROWTHS", 0)
-    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    pyr = Pyramid(np.zeros((1000, 1000, 3), np.uint8))
     quads = detect._look_in(None, pyr, 0.4, [list(box)], known=whole)
     assert len(quads) == (4 if kept == "earlier" else 8)
 
@@ -289,7 +291,7 @@ def test_a_tile_a_grown_regions_look_sees_only_a_corner_of_is_kept_whole(monkeyp
         return (others + [whole] if box[2] == 600 else others + [corner]), None
 
     monkeypatch.setattr(detect, "_look", look)
-    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    pyr = Pyramid(np.zeros((1000, 1000, 3), np.uint8))
     quads = detect._look_in(None, pyr, 1.0, [[100, 50, 600, 350]])
     assert sorted((round(float(q.center[0])), round(float(q.width))) for q in quads) == [
         (250, 80), (340, 80), (430, 80), (560, 80)]
@@ -311,7 +313,7 @@ def test_regions_that_end_in_a_whole_look_keep_the_tiles_it_missed(monkeypatch):
     monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (
         finds[tuple(box) if box is not None else None], None))
     monkeypatch.setattr(detect, "REGION_GROWTHS", 0)
-    pyr = detect._Pyramid(np.zeros((1000, 1000, 3), np.uint8))
+    pyr = Pyramid(np.zeros((1000, 1000, 3), np.uint8))
     quads = detect._look_in(None, pyr, 1.0, [list(a), list(b)])
     centres = sorted(tuple(np.round(q.center).astype(int)) for q in quads)
     assert centres == [(301, 601), (330, 600), (360, 600), (390, 600), (700, 200)]
@@ -323,7 +325,7 @@ def test_a_sideways_tile_found_as_two_halves_is_one_tile():
     dropped as specks, so the hand had no winning tile.  The two halves (the finds as they came,
     with the row's tiles beside them) are joined into one tile lying along the row; two specks
     a gap apart stay specks."""
-    from vision.detect import _halves_joined, _without_specks
+    from vision.false_finds import halves_joined, without_specks
     from vision.quad import TileQuad
 
     row = [[[605.6, 92.4], [605.6, 64.3], [633.6, 64.3], [633.6, 92.4]],
@@ -336,13 +338,13 @@ def test_a_sideways_tile_found_as_two_halves_is_one_tile():
     halves = [[[586.4, 65.3], [586.4, 81.7], [565.4, 81.7], [565.4, 65.3]],
               [[601.7, 65.3], [601.7, 81.7], [580.6, 81.7], [580.6, 65.3]]]
     quads = [TileQuad(np.array(c, np.float32)) for c in row + halves]
-    kept = _without_specks(quads)
+    kept = without_specks(quads)
     assert len(kept) == len(row) + 1
     tile = next(q for q in kept if abs(q.center[0] - 583.5) < 2 and abs(q.center[1] - 73.5) < 2)
     assert sorted((round(tile.width), round(tile.height))) == [16, 36]
     apart = [TileQuad((np.array(c, np.float32) + [dx, 0]).astype(np.float32)) for c, dx in zip(halves, (-6, 6))]
     separate = [TileQuad(np.array(c, np.float32)) for c in row] + apart
-    assert _halves_joined(separate) == separate
+    assert halves_joined(separate) == separate
 
 
 def test_halves_of_a_sideways_tile_over_the_speck_size_are_joined_too():
@@ -351,7 +353,7 @@ def test_halves_of_a_sideways_tile_over_the_speck_size_are_joined_too():
     a hand with one tile too many and no winning tile.  Tiles found whole were never under 0.69
     of their neighbours' area, so halves are looked for under that (HALVES_SMALL).  The finds as
     they came: the two halves and their nearest tiles."""
-    from vision.detect import _halves_joined
+    from vision.false_finds import halves_joined
     from vision.quad import TileQuad
 
     halves = [[[555.6, 554.8], [560.9, 523.3], [598.3, 529.5], [593.1, 561.0]],
@@ -364,7 +366,7 @@ def test_halves_of_a_sideways_tile_over_the_speck_size_are_joined_too():
            [[578.5, 657.7], [571.7, 695.1], [515.4, 684.9], [522.2, 647.5]],
            [[659.0, 371.7], [655.2, 402.1], [603.0, 395.5], [606.8, 365.2]]]
     quads = [TileQuad(np.array(c, np.float32)) for c in row + halves]
-    kept = _halves_joined(quads)
+    kept = halves_joined(quads)
     assert len(kept) == len(row) + 1
     tile = kept[-1]
     assert np.hypot(*(tile.center - [580.5, 528.5])) < 3
@@ -384,9 +386,9 @@ def test_a_closer_look_is_believed_over_the_specks_that_sent_for_it(monkeypatch)
     tiles = [_box_quad(300 + 60 * k, 600, 57, 76) for k in range(14)]
     monkeypatch.setattr(detect, "_look", lambda loc, pyr, scale, box=None: (
         (first if scale < 0.5 else tiles), None))
-    for name in ("_without_specks", "_without_cloth"):
+    for name in ("without_specks", "without_cloth"):
         monkeypatch.setattr(detect, name, lambda *a: a[-1])
-    monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
     monkeypatch.setattr(detect, "_holes", lambda pyr, quads: [])
     quads = detect.find_tile_quads(np.zeros((1200, 1600, 3), np.uint8), localizer=object())
     assert sorted(q.center[0] for q in quads) == [300 + 60 * k for k in range(14)]
@@ -464,7 +466,6 @@ def test_squares_of_a_checked_cloth_found_by_a_look_along_a_row_are_judged_by_th
     tiles: 118).  The cloth test counts the faces' colours inside the finds, most of them true
     tiles at a first look; here most are squares, and the cloth's colours pass for faces.  The
     tiles already known give the faces' colours instead, and every square is dropped."""
-    from vision import detect
     from vision.quad import TileQuad
 
     img = np.zeros((400, 900, 3), np.uint8)
@@ -482,8 +483,8 @@ def test_squares_of_a_checked_cloth_found_by_a_look_along_a_row_are_judged_by_th
         cv2.circle(img, (x0 + 16, 183), 8, (40, 60, 150), -1)
         tiles.append(box(x0, 160, 33, 46))
     squares = [box(36 * i + 2, 36 * j + 2, 32, 32) for i in range(10, 25) for j in (1, 2, 7, 8)]
-    pyr = detect._Pyramid(img)
-    kept = detect._without_cloth(pyr, tiles + squares, known=len(tiles))
+    pyr = Pyramid(img)
+    kept = without_cloth(pyr, tiles + squares, known=len(tiles))
     assert kept == tiles
 
 
@@ -526,9 +527,9 @@ def test_a_look_along_a_row_looks_at_two_sizes(monkeypatch):
         return [q for k, q in enumerate(row) if k not in missed or scale > 1.1 * base]
 
     monkeypatch.setattr(detect, "_look_in", look_in)
-    monkeypatch.setattr(detect, "_without_specks", lambda quads: quads)
-    monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
-    monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: quads)
+    monkeypatch.setattr(detect, "without_specks", lambda quads: quads)
+    monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: quads)
     img = np.zeros((1200, 1600, 3), np.uint8)
     found = detect.find_tiles_in(img, [200, 400, 1000, 600], tile_w, known, localizer=object()).found
     assert sorted(q.center[0] for q in found) == [300 + 61 * 3, 300 + 61 * 4]
@@ -541,9 +542,9 @@ def _look_along_row(monkeypatch, row, known):
     import vision.detect as detect
 
     monkeypatch.setattr(detect, "_look_in", lambda loc, pyr, scale, regions, known=(): list(row))
-    monkeypatch.setattr(detect, "_without_specks", lambda quads: quads)
-    monkeypatch.setattr(detect, "_without_gap_fills", lambda pyr, quads: quads)
-    monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: quads)
+    monkeypatch.setattr(detect, "without_specks", lambda quads: quads)
+    monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: quads)
     img = np.zeros((1200, 1600, 3), np.uint8)
     return detect.find_tiles_in(img, [200, 400, 1200, 600], 60.0, known, localizer=object())
 
@@ -581,7 +582,7 @@ def test_touching_tiles_found_as_one_stand_when_the_look_keeps_only_one_of_them(
     known = row[:3] + [merged] + row[6:]
     more = _look_along_row(monkeypatch, row, known)
     assert len(more.found) == 3  # the stand-in tests keep all three
-    monkeypatch.setattr(detect, "_without_cloth", lambda pyr, quads, known=0: [
+    monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: [
         q for q in quads if not (q is row[4] or q is row[5])])
     more = detect.find_tiles_in(np.zeros((1200, 1600, 3), np.uint8), [200, 400, 1200, 600], 60.0, known,
                                 localizer=object())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import _gap_fill
+from vision.false_finds import gap_fill
 
 W, H = 30, 40  # a tile's width and height in pixels
 
@@ -33,22 +33,22 @@ def test_a_plain_gap_between_two_sets_is_a_gap_fill():
     rng = np.random.default_rng(0)
     face = (235, 235, 230)
     img = _table((40, 110, 60), [face, face, None, face, face], rng)
-    assert _gap_fill(img, _quad(30 + 2 * W, 80))
-    assert not _gap_fill(img, _quad(30 + 1 * W, 80))  # the tile beside it has a character
+    assert gap_fill(img, _quad(30 + 2 * W, 80))
+    assert not gap_fill(img, _quad(30 + 1 * W, 80))  # the tile beside it has a character
 
 
 def test_a_blank_tile_between_its_run_mates_on_a_pale_cloth_is_kept():
     rng = np.random.default_rng(1)
     face, blank = (235, 235, 230), (236, 236, 232)
     img = _table((232, 232, 228), [face, face, blank, face, face], rng)
-    assert not _gap_fill(img, _quad(30 + 2 * W, 80))
+    assert not gap_fill(img, _quad(30 + 2 * W, 80))
 
 
 def test_a_face_down_tile_unlike_the_cloth_is_kept():
     rng = np.random.default_rng(2)
     face, back = (235, 235, 230), (150, 60, 20)
     img = _table((40, 110, 60), [face, face, back, face, face], rng)
-    assert not _gap_fill(img, _quad(30 + 2 * W, 80))
+    assert not gap_fill(img, _quad(30 + 2 * W, 80))
 
 
 def test_the_judgement_does_not_depend_on_how_the_corners_are_labelled():
@@ -56,9 +56,9 @@ def test_the_judgement_does_not_depend_on_how_the_corners_are_labelled():
     face = (235, 235, 230)
     img = _table((40, 110, 60), [face, face, None, face, face], rng)
     gap = _quad(30 + 2 * W, 80)
-    assert all(_gap_fill(img, np.roll(gap, k, axis=0)) for k in range(4))
+    assert all(gap_fill(img, np.roll(gap, k, axis=0)) for k in range(4))
     tile = _quad(30 + 1 * W, 80)
-    assert not any(_gap_fill(img, np.roll(tile, k, axis=0)) for k in range(4))
+    assert not any(gap_fill(img, np.roll(tile, k, axis=0)) for k in range(4))
 
 
 def test_a_plain_tile_foreshortened_square_is_kept_beside_its_run_mates():
@@ -70,7 +70,7 @@ def test_a_plain_tile_foreshortened_square_is_kept_beside_its_run_mates():
     along_the_row = np.array([1.0, 0.0])
     img = _table(cloth, [face, face, blank, face, face], rng, h)
     tile = _quad(30 + 2 * W, 80, h)
-    assert not any(_gap_fill(img, np.roll(tile, k, axis=0), along_the_row) for k in range(4))
+    assert not any(gap_fill(img, np.roll(tile, k, axis=0), along_the_row) for k in range(4))
     # and a gap of the same shape between two sets is still one
     img = _table(cloth, [face, face, None, face, face], rng, h)
-    assert all(_gap_fill(img, np.roll(tile, k, axis=0), along_the_row) for k in range(4))
+    assert all(gap_fill(img, np.roll(tile, k, axis=0), along_the_row) for k in range(4))

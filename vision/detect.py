@@ -15,9 +15,11 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.holes import core_lab, hole_quads
+from vision.false_finds import SPECK_NEIGHBOURS, without_cloth, without_gap_fills, without_specks
+from vision.holes import hole_quads
 from vision.localizer import TILE_W_TARGET, TileLocalizer, default_localizer, quads_from_heatmap
-from vision.quad import TileQuad
+from vision.pyramid import Pyramid, resized
+from vision.quad import TileQuad, median_width, quad_overlap
 
 #: first look at the photo with its long side this long
 FIRST_LOOK = 640
@@ -61,44 +63,6 @@ SPLIT_COUNT = 1.4
 SPLIT_WIDTH = 0.85
 #: tiles under this many pixels wide at a look are specks: too small to measure
 MIN_MEASURE = 8.0
-#: a find smaller than this fraction of its nearest finds' median area may be a speck (the net
-#: lights up in the gaps between sets), not a tile: on synthetic tables, tiles found whole were
-#: never under 0.69 of their neighbours', gap specks were 0.26-0.59, and dark face-down tiles
-#: found too small 0.43-0.6
-SPECK_AREA = 0.6
-#: a small find grown to its neighbours' size may overlap them by this fraction of its area
-#: and still be a tile (found outlines are a few pixels off); more, and it was a speck
-SPECK_OVERLAP = 0.08
-#: a find under this fraction of its neighbours' area is dropped without that test
-SPECK_AREA_MIN = 0.4
-#: neighbours a find's size is judged against (nearby: perspective changes sizes)
-SPECK_NEIGHBOURS = 6
-#: two small finds side by side are the halves of one tile lying sideways (the net can light a
-#: sideways tile up as two squarish cores) when the rectangle round both has this fraction of
-#: their neighbours' median area, a short side at least HALVES_ASPECT of its long side, and the
-#: two fill HALVES_FILL of it (touching, not two specks a gap apart)
-HALVES_AREA = (0.7, 1.5)
-HALVES_ASPECT = 0.4
-HALVES_FILL = 0.75
-#: a find is small enough to be such a half under this fraction of its neighbours' median area:
-#: tiles found whole were never under 0.69 (SPECK_AREA's measurement); a sideways 4p at
-#: 2000x1500 (seed 2024's table 30) lit up as two halves of 0.63 and 0.68, over SPECK_AREA
-HALVES_SMALL = 0.69
-
-
-def _resized(img: np.ndarray, scale: float) -> np.ndarray:
-    """The image scaled by `scale`.  Bilinear down to half size (every source pixel still counts,
-    and at odd ratios it is five times faster than INTER_AREA: 2.4 against 12.6 ms for a region
-    of a 12 MP photo; the localiser was trained on bilinear warps); below half, INTER_AREA
-    averages the pixels bilinear sampling would skip (the pyramid's levels keep looks above
-    half)."""
-    if abs(scale - 1.0) < 1e-3:
-        return img
-    h, w = img.shape[:2]
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR if scale >= 0.5 else cv2.INTER_AREA)
-
-
 def _consistent(quads: list[TileQuad]) -> bool:
     """Tiles of one set are one size; specks found in a busy picture are not."""
     widths = np.array([q.width for q in quads])
@@ -106,51 +70,7 @@ def _consistent(quads: list[TileQuad]) -> bool:
     return (p75 - p25) < 0.4 * p50
 
 
-def _median_width(quads: list[TileQuad]) -> float:
-    return float(np.median([q.width for q in quads]))
-
-
-class _Pyramid:
-    """The photo and its halvings, each made once when first needed: a look at a small scale
-    (the first look at a 12 MP photo, its regions) starts from the smallest level that still has
-    at least the pixels it needs, instead of shrinking the full photo again for every region
-    (OpenCV halves exactly in a fraction of the time an odd ratio takes).  The photo may still
-    be decoding (vision.io.PendingPhoto): a look its preview serves (a JPEG decoded again at
-    1/4 or 1/8) starts on the preview and never waits for the full decode."""
-
-    def __init__(self, img):
-        self.shape = img.shape
-        self.levels: dict[int, np.ndarray] = {}
-        self._photo = None
-        if isinstance(img, np.ndarray):
-            self.levels[0] = img
-        else:
-            self._photo = img
-            if img.preview is not None:
-                k = round(math.log2(img.shape[1] / img.preview.shape[1]))
-                self.levels[k] = img.preview
-
-    def _get(self, k: int) -> np.ndarray:
-        """Level k, halved down from the nearest level above it (the photo itself: level 0)."""
-        if k not in self.levels:
-            if k == 0:
-                self.levels[0] = self._photo.result()
-            else:
-                prev = self._get(k - 1)
-                self.levels[k] = cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2),
-                                            interpolation=cv2.INTER_AREA)
-        return self.levels[k]
-
-    def level(self, scale: float) -> tuple[np.ndarray, float, float]:
-        """(image, fx, fy): the level for a look at `scale`, fx/fy photo pixels per its pixel."""
-        k = 0
-        while scale * 2 ** (k + 1) <= 1.0 and min(self.shape[:2]) / 2 ** (k + 1) >= 32:
-            k += 1
-        lv = self._get(k)
-        return lv, self.shape[1] / lv.shape[1], self.shape[0] / lv.shape[0]
-
-
-def _look(loc, pyr: _Pyramid, scale: float, box=None) -> tuple[list[TileQuad], np.ndarray | None]:
+def _look(loc, pyr: Pyramid, scale: float, box=None) -> tuple[list[TileQuad], np.ndarray | None]:
     """Quads (in the photo's pixels) from one look at `scale` at the box (x0, y0, x1, y1; None:
     the whole photo), and the heatmap when the localiser is the bundled kind (the same steps as
     TileLocalizer.find, keeping the map)."""
@@ -160,7 +80,7 @@ def _look(loc, pyr: _Pyramid, scale: float, box=None) -> tuple[list[TileQuad], n
     lx0, ly0 = int(x0 / fx), int(y0 / fy)
     lx1, ly1 = min(lv.shape[1], math.ceil(x1 / fx)), min(lv.shape[0], math.ceil(y1 / fy))
     crop = lv[ly0:ly1, lx0:lx1]
-    small = _resized(crop, scale * fx)
+    small = resized(crop, scale * fx)
     if isinstance(loc, TileLocalizer):
         prob = loc.heatmap(small)
         quads = quads_from_heatmap(prob, scale=small.shape[1] / prob.shape[1],
@@ -250,7 +170,7 @@ def _inside(points: np.ndarray, box, w: int, h: int) -> np.ndarray:
     return d.min(axis=0)
 
 
-def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = ()) -> list[TileQuad]:
+def _look_in(loc, pyr: Pyramid, scale: float, regions, known: list[TileQuad] = ()) -> list[TileQuad]:
     """Quads (in img's pixels) from looks at `scale` at each region, or at the whole image when
     regions is None or they grow too big (then with the regions' finds it missed).  A region
     holding three or more `known` tiles is looked at the scale that suits its own tiles (within
@@ -310,7 +230,7 @@ def _look_in(loc, pyr: _Pyramid, scale: float, regions, known: list[TileQuad] = 
         looked_at[i] = (found, (x0, y0, x1, y1))
         if not found or grown >= REGION_GROWTHS:
             continue
-        tw = _median_width(found)
+        tw = median_width(found)
         near, more = REGION_EDGE * tw, math.ceil(REGION_GROW * tw)
         centres = np.array([q.center for q in found])
         elsewhere = np.zeros(len(found), bool)
@@ -386,7 +306,7 @@ def _fragments_of(find: TileQuad, others: list[TileQuad]) -> bool:
     centre, each under FRAGMENT_AREA of its area (none: False, that look saw nothing there).
     The case: seed 11's 12 MP table 86, a lone flower found whole by a region's look, at its
     edge; the region grew, and the grown box's look saw only a quarter-size corner of it
-    (_without_specks then dropped the corner, and the flower was lost)."""
+    (without_specks then dropped the corner, and the flower was lost)."""
     reach = 0.5 * min(find.width, find.height)
     area = find.width * find.height
     near = [q for q in others if np.hypot(*(find.center - q.center)) < reach]
@@ -398,7 +318,7 @@ def _split(found: list[TileQuad], known: list[TileQuad]) -> bool:
     localiser reads best or larger (too large to run together): it cut tiles in two (a sideways
     tile's two halves each look like a smaller tile)."""
     return (len(found) >= SPLIT_COUNT * len(known)
-            and _median_width(found) < SPLIT_WIDTH * _median_width(known))
+            and median_width(found) < SPLIT_WIDTH * median_width(known))
 
 
 def _same_tile(a: TileQuad, b: TileQuad) -> bool:
@@ -413,7 +333,7 @@ def _look_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="tile-look")
 
 
-def _first_looks(loc, pyr: _Pyramid, scales: list[float], boxes: list[list[float]]) -> dict:
+def _first_looks(loc, pyr: Pyramid, scales: list[float], boxes: list[list[float]]) -> dict:
     """Each region's first look, two at a time (futures by region).  A first look depends on
     its own box and scale only (a region's box changes only when it grows), so the regions'
     growing, in order, finds every first look it needs already done, with the same result as
@@ -435,7 +355,7 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
     loc = localizer or default_localizer()
     h, w = img.shape[:2]  # img: a BGR array, or a vision.io.PendingPhoto still decoding
     first = scale = FIRST_LOOK / max(h, w)
-    pyr = _Pyramid(img)
+    pyr = Pyramid(img)
     quads, prob = _look(loc, pyr, scale)
     marked: dict = {}
 
@@ -444,13 +364,13 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
         if prob is None or new_scale <= first:
             return None
         if "regions" not in marked:
-            seen = _median_width(quads) if quads else 12.0 / first  # nothing seen: about 12 px
+            seen = median_width(quads) if quads else 12.0 / first  # nothing seen: about 12 px
             marked["regions"] = _regions(prob, pyr.shape, seen)
         return marked["regions"]
 
     known = quads  # the best measure of each region's tiles so far
     found_closer = False
-    if len(quads) < 4 or _median_width(quads) * scale < MIN_MEASURE:
+    if len(quads) < 4 or median_width(quads) * scale < MIN_MEASURE:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
@@ -465,7 +385,7 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
     for _ in range(RELOOKS):
         if not quads:
             break
-        tile_w = _median_width(quads) * scale  # at the scale looked at
+        tile_w = median_width(quads) * scale  # at the scale looked at
         # specks narrower than MIN_MEASURE are noise, not tiles to zoom in on
         if tile_w < MIN_MEASURE or LOOK_BAND[0] * TILE_W_TARGET <= tile_w <= LOOK_BAND[1] * TILE_W_TARGET:
             break
@@ -479,10 +399,10 @@ def find_tile_quads(img, localizer=None) -> list[TileQuad]:
         if not found:
             break
         scale, quads, known, found_closer = new, found, found, True
-    quads = _without_specks(quads)
+    quads = without_specks(quads)
     if not quads:
         return quads
-    quads = _without_cloth(pyr, _without_gap_fills(pyr, quads))
+    quads = without_cloth(pyr, without_gap_fills(pyr, quads))
     return quads + _holes(pyr, quads)
 
 
@@ -494,7 +414,7 @@ BOX_LOOK_SIZES = (1.0, 1.2)
 
 def _covered(q: TileQuad, others: list[TileQuad]) -> bool:
     """The find is one of `others` already, or lies over one by more than 0.3 of its area."""
-    return any(_same_tile(q, o) or _overlap(q, o) > 0.3 * q.width * q.height for o in others)
+    return any(_same_tile(q, o) or quad_overlap(q, o) > 0.3 * q.width * q.height for o in others)
 
 
 class BoxFinds(NamedTuple):
@@ -519,19 +439,19 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     here on it would see other pixels than the benchmarks measured (about 6 ms a call)."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
-    pyr = _Pyramid(img)
+    pyr = Pyramid(img)
     found: list[TileQuad] = []
     for k in BOX_LOOK_SIZES:
         scale = min(k * TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
-        found += [q for q in _without_specks(_look_in(loc, pyr, scale, [list(box)])) if not _covered(q, found)]
+        found += [q for q in without_specks(_look_in(loc, pyr, scale, [list(box)])) if not _covered(q, found)]
     replaced = _run_together(found, known)
     standing = [k for k in known if not any(k is r for r in replaced)]
     found = [q for q in found if not _covered(q, standing)]
     if not found:
         return BoxFinds([], [])
     ids = {id(k) for k in standing}
-    plain = _without_gap_fills(pyr, standing + found)  # the known tiles stay first
-    kept = {id(q) for q in _without_cloth(pyr, plain, sum(id(q) in ids for q in plain))}
+    plain = without_gap_fills(pyr, standing + found)  # the known tiles stay first
+    kept = {id(q) for q in without_cloth(pyr, plain, sum(id(q) in ids for q in plain))}
     found = [q for q in found if id(q) in kept]
     # a replaced find goes only when two of the tiles that replace it passed the tests; else it
     # stands, and a lone one of them lying over it goes
@@ -579,234 +499,17 @@ def _run_together(found: list[TileQuad], known: list[TileQuad]) -> list[TileQuad
     return out
 
 
-def _holes(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:
+def _holes(pyr: Pyramid, quads: list[TileQuad]) -> list[TileQuad]:
     """Tiles missed between two finds of one row (vision.holes), judged at a size where tiles
     are at least TILE_W_TARGET pixels wide, less those the cloth test takes for cloth: a pale
     cloth striped or grained has stretches of the faces' colour (on 200 synthetic tables it
     dropped 3 holes, all cloth; the gap test, run too at first, dropped none)."""
     if len(quads) < 2:
         return []
-    scale = min(1.0, TILE_W_TARGET / _median_width(quads))
+    scale = min(1.0, TILE_W_TARGET / median_width(quads))
     lv, fx, fy = pyr.level(scale)
     holes = hole_quads(lv, quads, np.array([1.0 / fx, 1.0 / fy]))
     if not holes:
         return holes
-    kept = {id(q) for q in _without_cloth(pyr, quads + holes)}
+    kept = {id(q) for q in without_cloth(pyr, quads + holes)}
     return [q for q in holes if id(q) in kept]
-
-
-#: the cloth test looks at the photo scaled so that tiles are this many pixels wide (colours
-#: need no detail)
-CLOTH_TILE_W = 16.0
-#: colours are counted in bins of 16 levels per channel (BGR)
-CLOTH_LEVELS = 16
-#: a colour bin is the cloth's when its share of the pixels round the tiles is this many times
-#: its share of the pixels on the finds' faces
-CLOTH_DOMINANCE = 3.0
-#: a find is cloth when at least this share of its inside has the cloth's colours.  On 100
-#: synthetic tables (procedural tiles, seed 77) true tiles reached at most 0.28 (99th
-#: percentile 0.07; face-down tiles included) and the extra finds were 0.90-1.0; on the 1080
-#: tiles of the hust-riichi validation photos, at most 0.34
-CLOTH_SHARE = 0.6
-
-
-def _without_cloth(pyr: "_Pyramid", quads: list[TileQuad], known: int = 0) -> list[TileQuad]:
-    """The finds less those whose inside has the colours of the cloth round the tiles: a
-    checkerboard square, a patch of wood grain or the gap between two sets that the net took
-    for a tile.  The cloth's colours are counted in a ring round all the finds (from a little
-    past their sides, so tile edges and shadows are left out, to two tile widths out) and set
-    against the colours inside the finds, most of them true tiles; a face-down tile whose back
-    has the cloth's very colour would be lost, and none was on the tables measured.  `known`:
-    the first `known` quads are tiles already found, and the faces' colours come from them
-    alone (a look along a row on a checked cloth may find more squares than tiles: 118 along
-    one player's row in seed 2024's table 40 at 1600x1200, all kept when the finds' own
-    colours were taken for the faces')."""
-    if len(quads) < 3:
-        return quads
-    tw = _median_width(quads)
-    scale = min(1.0, CLOTH_TILE_W / tw)
-    corners = np.array([q.corners for q in quads], np.float64)
-    h, w = pyr.shape[:2]
-    x0, y0 = np.maximum(0, np.floor(corners.reshape(-1, 2).min(axis=0) - 3 * tw)).astype(int)
-    x1, y1 = np.minimum([w, h], np.ceil(corners.reshape(-1, 2).max(axis=0) + 3 * tw)).astype(int)
-    lv, fx, fy = pyr.level(scale)
-    crop = lv[int(y0 / fy):math.ceil(y1 / fy), int(x0 / fx):math.ceil(x1 / fx)]
-    small = _resized(crop, scale * fx)
-    k = np.array([small.shape[1] / (x1 - x0), small.shape[0] / (y1 - y0)])
-    local = (corners - np.array([x0, y0])) * k
-    level = small // (256 // CLOTH_LEVELS)
-    bins = (level[..., 0].astype(np.int32) * CLOTH_LEVELS + level[..., 1]) * CLOTH_LEVELS + level[..., 2]
-    centres = local.mean(axis=1, keepdims=True)
-    tiles = np.zeros(small.shape[:2], np.uint8)
-    inner = np.zeros(small.shape[:2], np.int32)  # 1 + the index of the find whose inside it is
-    for i, c in enumerate(local):
-        cv2.fillConvexPoly(tiles, np.round(centres[i] + (c - centres[i]) * 1.35).astype(np.int32), 1)
-        cv2.fillConvexPoly(inner, np.round(centres[i] + (c - centres[i]) * 0.8).astype(np.int32), i + 1)
-    reach = 2 * int(round(tw * scale)) + 1
-    ring = cv2.dilate(tiles, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))) > tiles
-    n = CLOTH_LEVELS ** 3
-    cloth = np.bincount(bins[ring], minlength=n) / max(1, int(ring.sum()))
-    on = inner > 0
-    owner, inside = inner[on] - 1, bins[on]
-    pixels = np.maximum(1, np.bincount(owner, minlength=len(quads)))
-    share = np.zeros(len(quads))
-    for _ in range(2):  # the second time, the faces' colours leave out the finds that look like cloth
-        face_px = owner < known if known else share[owner] < CLOTH_SHARE / 2
-        faces = np.bincount(inside[face_px], minlength=n) / max(1, int(face_px.sum()))
-        cloth_like = (cloth > CLOTH_DOMINANCE * faces) & (cloth > 1e-4)
-        share = np.bincount(owner, weights=cloth_like[inside], minlength=len(quads)) / pixels
-    return [qd for qd, s in zip(quads, share) if s < CLOTH_SHARE]
-
-
-#: a find is the net filling the gap between two sets with a tile when its inside is plain
-#: (grey-level spread under GAP_PLAIN), the same colour as what lies just beyond both of its
-#: short sides (Lab distance under GAP_SAME: the cloth runs on across its top and bottom
-#: edges) and unlike what lies beyond both long sides (the two sets' tiles).
-#: On 200 synthetic tables: tile faces spread 21+ (1st percentile), face-down tiles differ from
-#: what lies beyond their short sides by 17.6+ (1st percentile).  The test drops 5 of the 34
-#: extra finds there (3 of 15 on 100 tables of another seed) and no true tile.  Without the
-#: long-side test it dropped true tiles of hust-riichi photos (recall 99.82% -> 98.72%)
-GAP_PLAIN = 12.0
-GAP_SAME = 10.0
-#: a find whose sides differ in length by less than this ratio is near square (a far row seen
-#: at a steep tilt is foreshortened so): its sides facing its nearest find (its run mate, or
-#: the sets either side of a gap) are then taken as the "long" ones, not the longer pair
-GAP_SQUARE = 1.15
-
-
-def _without_gap_fills(pyr: "_Pyramid", quads: list[TileQuad]) -> list[TileQuad]:
-    """The finds less those that are plain cloth between two sets (see GAP_PLAIN), judged at a
-    size where the tiles are at least TILE_W_TARGET pixels wide."""
-    scale = min(1.0, TILE_W_TARGET / _median_width(quads))
-    lv, fx, fy = pyr.level(scale)
-    k = np.array([1.0 / fx, 1.0 / fy])
-    centres = np.array([q.center for q in quads], np.float64) * k
-    if len(quads) < 2:
-        return [q for q in quads if not _gap_fill(lv, q.corners.astype(np.float64) * k)]
-    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(d, np.inf)
-    toward = centres[np.argmin(d, axis=1)] - centres  # each find's direction to its nearest
-    return [q for q, t in zip(quads, toward) if not _gap_fill(lv, q.corners.astype(np.float64) * k, t)]
-
-
-def _gap_fill(img: np.ndarray, c: np.ndarray, toward: np.ndarray | None = None) -> bool:
-    """Whether the quad with corners c (in img's pixels) looks like a gap between two sets.
-    `toward`: the direction to the nearest other find, which tells a near-square quad's
-    "long" sides (those its run mates stand beyond) from its short ones."""
-    h, w = img.shape[:2]
-    x0, y0 = np.floor(c.min(axis=0) - 0.6 * np.ptp(c, axis=0)).astype(int)
-    x1, y1 = np.ceil(c.max(axis=0) + 0.6 * np.ptp(c, axis=0)).astype(int)
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-        return False  # at the photo's edge: too little round it to judge
-    c = c - np.array([x0, y0])
-    centre = c.mean(axis=0)
-    # the plainness test first, on the inner quad's bounding box alone: most finds are tile
-    # faces, far from plain, and need no more (the whole patch in Lab cost 0.3 ms a find)
-    inside = core_lab(img[y0:y1, x0:x1], c)
-    if inside is None or inside[:, 0].std() >= GAP_PLAIN:
-        return False
-    patch = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab).astype(np.float64)
-    colour = np.median(inside, axis=0)
-    beyond = []  # how far the colour just beyond each side is from the inside's
-    for side in range(4):
-        a, b = c[side], c[(side + 1) % 4]
-        normal = (a + b) / 2 - centre
-        pts = [a + (b - a) * t + normal * 2 * d for t in np.linspace(0.2, 0.8, 7)
-               for d in np.linspace(0.08, 0.3, 4)]
-        pts = np.round(np.array(pts)).astype(int)
-        pts = pts[(pts[:, 0] >= 0) & (pts[:, 0] < patch.shape[1]) & (pts[:, 1] >= 0) & (pts[:, 1] < patch.shape[0])]
-        if len(pts) < 5:
-            return False
-        beyond.append(float(np.linalg.norm(np.median(patch[pts[:, 1], pts[:, 0]], axis=0) - colour)))
-    # the cloth runs on across both short sides, and tiles stand beyond both long ones: a
-    # plain tile (a blank white dragon on a pale cloth) between its run mates has its like on
-    # its long sides, and is kept
-    lengths = [float(np.linalg.norm(c[(k + 1) % 4] - c[k])) for k in range(4)]
-    pair02, pair13 = lengths[0] + lengths[2], lengths[1] + lengths[3]
-    if toward is not None and max(pair02, pair13) < GAP_SQUARE * min(pair02, pair13):
-        # near square: the sides facing the nearest find are the ones run mates stand beyond
-        facing = [abs(float(np.dot((c[k] + c[(k + 1) % 4]) / 2 - centre, toward))) for k in range(4)]
-        long02 = facing[0] + facing[2] >= facing[1] + facing[3]
-    else:
-        long02 = pair02 > pair13
-    short, long = ((1, 3), (0, 2)) if long02 else ((0, 2), (1, 3))
-    return (max(beyond[short[0]], beyond[short[1]]) < GAP_SAME
-            and min(beyond[long[0]], beyond[long[1]]) >= GAP_SAME)
-
-
-def _without_specks(quads: list[TileQuad]) -> list[TileQuad]:
-    """The finds, with those much smaller than their nearest finds judged one by one.  Such a
-    find is grown to its neighbours' size about its centre: a real tile found too small (a
-    dark face-down tile lights the net up less) then fits between its neighbours; a speck in
-    the gap between two sets overlaps them and is dropped.  Two small finds that are the halves
-    of one sideways tile are first joined into it (_halves_joined), or both would be dropped."""
-    if len(quads) <= SPECK_NEIGHBOURS:
-        return quads
-    quads = _halves_joined(quads)
-    centres = np.array([q.center for q in quads])
-    sides = np.array([sorted((q.width, q.height)) for q in quads])
-    areas = sides[:, 0] * sides[:, 1]
-    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(d, np.inf)
-    near = np.argsort(d, axis=1)[:, :SPECK_NEIGHBOURS]
-    out = []
-    for i, q in enumerate(quads):
-        rel = areas[i] / np.median(areas[near[i]])
-        if rel >= SPECK_AREA:
-            out.append(q)
-            continue
-        if rel < SPECK_AREA_MIN:
-            continue
-        grown = _grown(q, np.median(sides[near[i]], axis=0))
-        others = [quads[j] for j in near[i] if d[i, j] < 2 * float(np.max(sides[near[i]]))]
-        overlap = sum(_overlap(grown, o) for o in others)
-        if overlap <= SPECK_OVERLAP * grown.width * grown.height:
-            out.append(grown)
-    return out
-
-
-def _halves_joined(quads: list[TileQuad]) -> list[TileQuad]:
-    """The finds, with each pair of small finds (HALVES_SMALL) that are nearest to each other and
-    together make one tile's rectangle (HALVES_AREA, HALVES_ASPECT, HALVES_FILL) joined into that
-    tile.  The cases: seed 7's table 61 at 1280x960, a sideways winning tile at the end of a far
-    row found as two squarish halves, each then dropped as a speck; seed 2024's table 30 at
-    2000x1500, a sideways 4p found as two halves read as 2p each."""
-    centres = np.array([q.center for q in quads])
-    areas = np.array([q.width * q.height for q in quads])
-    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(d, np.inf)
-    near = np.argsort(d, axis=1)[:, :SPECK_NEIGHBOURS]
-    ref = np.array([np.median(areas[n]) for n in near])
-    small = areas < HALVES_SMALL * ref
-    nearest = np.argmin(d, axis=1)
-    joined, gone = [], set()
-    for i in np.nonzero(small)[0]:
-        j = int(nearest[i])
-        if j <= i or not small[j] or nearest[j] != i:
-            continue
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.concatenate([quads[i].corners, quads[j].corners]))
-        both = rw * rh
-        if not (HALVES_AREA[0] * ref[i] <= both <= HALVES_AREA[1] * ref[i]
-                and min(rw, rh) >= HALVES_ASPECT * max(rw, rh) and areas[i] + areas[j] >= HALVES_FILL * both):
-            continue
-        q = TileQuad(cv2.boxPoints(((cx, cy), (rw, rh), angle))[[1, 2, 3, 0]].astype(np.float32))
-        joined.append(q.rotated(1) if q.width > q.height else q)
-        gone |= {int(i), j}
-    return [q for k, q in enumerate(quads) if k not in gone] + joined if joined else quads
-
-
-def _grown(q: TileQuad, size: np.ndarray) -> TileQuad:
-    """The quad scaled about its centre along its own sides to `size` (short, long)."""
-    c = q.corners.astype(np.float64)
-    centre = c.mean(axis=0)
-    u = (c[1] - c[0] + c[2] - c[3]) / 2  # width direction
-    v = (c[2] - c[1] + c[3] - c[0]) / 2  # height direction
-    lu, lv = np.linalg.norm(u) + 1e-9, np.linalg.norm(v) + 1e-9
-    w, h = (size[0], size[1]) if lu <= lv else (size[1], size[0])
-    u, v = u / lu * w / 2, v / lv * h / 2
-    return TileQuad(np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v], np.float32))
-
-
-def _overlap(a: TileQuad, b: TileQuad) -> float:
-    area, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
-    return float(area)

@@ -577,8 +577,6 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     # more copies of a tile than a set holds
     counts: Counter = Counter()
     for hand in hands.values():
-        from scoring.tiles import parse_tiles
-
         counts.update(parse_tiles(hand["concealed"]))
         for m in hand["melds"]:
             counts.update(parse_tiles(m["tiles"]))

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import cv2
 import numpy as np
 
 
@@ -68,3 +69,14 @@ class TileQuad:
         """The same tile with its corners relabelled a quarter turn at a time (counter-clockwise)."""
         k = quarter_turns % 4
         return TileQuad(self.corners[[k, (k + 1) % 4, (k + 2) % 4, (k + 3) % 4]].astype(np.float32))
+
+
+def median_width(quads: list[TileQuad]) -> float:
+    """The median width of the quads (the tile size a step judges others against)."""
+    return float(np.median([t.width for t in quads]))
+
+
+def quad_overlap(a: TileQuad, b: TileQuad) -> float:
+    """The area, in pixels, that two quads share."""
+    area, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
+    return float(area)
