@@ -108,6 +108,22 @@ def truth_to_recognition(truth: dict) -> dict:
     return {"width": truth["width"], "height": truth["height"], "tiles": tiles, "seats": seats, "warnings": []}
 
 
+def answer_from_truth(page) -> dict:
+    """Answer the page's recognition requests with the example's ground truth (no recogniser
+    run, the same tiles every time); returns the truth."""
+    truth = json.loads(TRUTH.read_text())
+    recognition = truth_to_recognition(truth)
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(recognition)))
+    return truth
+
+
+def upload_example(page, server: str) -> None:
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+
+
 def capture_score_requests(page) -> list[dict]:
     sent: list[dict] = []
     page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/score") else None)
@@ -340,14 +356,9 @@ def test_example_photo_end_to_end(server, page):
 
 def test_editing_moves_tiles_and_toggles_exposure(server, page):
     """With the recognition answered from ground truth: edits reach the scored table."""
-    truth = json.loads(TRUTH.read_text())
-    recognition = truth_to_recognition(truth)
-    page.route("**/api/v1/recognize", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(recognition)))
+    truth = answer_from_truth(page)
     sent = capture_score_requests(page)
-    page.goto(server + "/")
-    page.set_input_files("#photo", str(EXAMPLE))
-    page.wait_for_selector("body[data-state=recognized]")
+    upload_example(page, server)
     case = truth["case"]
     winner = case["seat_wind"]
     win_by = next(h for h in case["hands"] if h["winner"])["win_by"]
@@ -387,13 +398,8 @@ def test_editing_moves_tiles_and_toggles_exposure(server, page):
 
 
 def test_keyboard_opens_and_closes_the_picker(server, page):
-    truth = json.loads(TRUTH.read_text())
-    recognition = truth_to_recognition(truth)
-    page.route("**/api/v1/recognize", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(recognition)))
-    page.goto(server + "/")
-    page.set_input_files("#photo", str(EXAMPLE))
-    page.wait_for_selector("body[data-state=recognized]")
+    answer_from_truth(page)
+    upload_example(page, server)
     page.focus("#hands button.tile[data-id]")
     page.keyboard.press("Enter")
     page.wait_for_selector("#picker[open]")
@@ -428,9 +434,7 @@ def test_phone_layout_has_no_sideways_scroll(server, browser):
     # (the session is kept to the end: Chromium drops its emulation when the session detaches)
     touch = page.context.new_cdp_session(page)
     touch.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    recognition = truth_to_recognition(json.loads(TRUTH.read_text()))
-    page.route("**/api/v1/recognize", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(recognition)))
+    answer_from_truth(page)
     try:
         page.goto(server + "/")
         # a phone offers the camera at once and the gallery beside it (with the capture hint
@@ -502,13 +506,8 @@ def wait_until(page, expression: str, timeout: float = 30.0) -> None:
 def test_a_reload_keeps_the_corrections(server, page):
     """A phone's browser may reload a tab it put in the background: the table being corrected,
     the photo and the form come back as they were, and a new photo starts afresh."""
-    truth = json.loads(TRUTH.read_text())
-    recognition = truth_to_recognition(truth)
-    page.route("**/api/v1/recognize", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(recognition)))
-    page.goto(server + "/")
-    page.set_input_files("#photo", str(EXAMPLE))
-    page.wait_for_selector("body[data-state=recognized]")
+    truth = answer_from_truth(page)
+    upload_example(page, server)
     wait_until(page, "sessionStorage.getItem('mjscore.photo') !== null")
     tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
     tile_id = tile.get_attribute("data-id")
