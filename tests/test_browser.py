@@ -108,11 +108,13 @@ def truth_to_recognition(truth: dict) -> dict:
     return {"width": truth["width"], "height": truth["height"], "tiles": tiles, "seats": seats, "warnings": []}
 
 
-def answer_from_truth(page) -> dict:
+def answer_from_truth(page, edit=None) -> dict:
     """Answer the page's recognition requests with the example's ground truth (no recogniser
-    run, the same tiles every time); returns the truth."""
+    run, the same tiles every time; `edit` may change that answer first); returns the truth."""
     truth = json.loads(TRUTH.read_text())
     recognition = truth_to_recognition(truth)
+    if edit:
+        edit(recognition)
     page.route("**/api/v1/recognize", lambda route: route.fulfill(
         status=200, content_type="application/json", body=json.dumps(recognition)))
     return truth
@@ -535,3 +537,28 @@ def test_a_reload_keeps_the_corrections(server, page):
     page.wait_for_selector("body[data-state=recognized]")
     codes = page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)")
     assert "f8" not in codes or any(t["code"] == "f8" for t in truth["tiles"])
+
+
+def test_tiles_read_with_little_confidence_are_marked_until_checked(server, page):
+    """A tile the recogniser was unsure of is outlined dashed, in its hand and on the photo, and
+    named so to a screen reader; picking its kind (even the same one) clears the mark."""
+    doubtful = {}
+
+    def unsure_of_one(recognition):
+        doubtful.update(next(t for t in recognition["tiles"] if t["seat"] == "S" and not t["face_down"]))
+        doubtful["confidence"] = 0.31
+        recognition["tiles"] = [doubtful if t["box"] == doubtful["box"] else t for t in recognition["tiles"]]
+
+    answer_from_truth(page, unsure_of_one)
+    upload_example(page, server)
+    marked = page.locator("#hands button.tile.unsure")
+    assert marked.count() == 1
+    assert marked.get_attribute("data-code") == doubtful["code"]
+    assert "31% confidence: check it" in marked.get_attribute("aria-label")
+    tile_id = marked.get_attribute("data-id")
+    assert page.locator(f'#overlay g.box.unsure[data-id="{tile_id}"]').count() == 1
+    assert page.locator("#overlay g.box.unsure").count() == 1
+    assert "1 read with little confidence" in page.inner_text("#status")
+    pick_tile(page, marked, doubtful["code"])
+    assert page.locator("#hands button.tile.unsure").count() == 0
+    assert page.locator("#overlay g.box.unsure").count() == 0

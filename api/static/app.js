@@ -65,6 +65,11 @@ function parseTiles(text) {
 
 // ------------------------------------------------------------------ state
 
+// tiles read with less confidence than this are marked for checking until someone picks their
+// kind (the recogniser's own "low confidence" warning uses the same bound: vision/hands.py)
+const UNSURE = 0.6;
+const unsure = (tile) => tile.confidence != null && tile.confidence < UNSURE && !tile.checked;
+
 let model = null;   // see buildModel
 let nextId = 1;
 let photoUrl = null;
@@ -153,9 +158,10 @@ function dropEmptyMelds() {
 function tileButton(id) {
   const tile = model.tiles.get(id);
   const isWinning = model.winning === id;
-  const label = `${tileName(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}`;
+  const doubt = unsure(tile) ? `, read with ${Math.round(tile.confidence * 100)}% confidence: check it` : "";
+  const label = `${tileName(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}${doubt}`;
   return el("button", {
-    type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}`,
+    type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}${doubt ? " unsure" : ""}`,
     "data-id": id, "data-code": tile.code, "aria-label": label, title: label,
     onclick: () => openPicker(id),
     onfocus: () => highlight(id, true), onblur: () => highlight(id, false),
@@ -209,7 +215,7 @@ function renderOverlay() {
     const [x1, y1, x2, y2] = tile.box;
     const fontSize = Math.max(9, Math.round(Math.min(x2 - x1, y2 - y1) * 0.6));
     const g = document.createElementNS(ns, "g");
-    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}`);
+    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}${unsure(tile) ? " unsure" : ""}`);
     g.setAttribute("data-id", tile.id);
     const rect = document.createElementNS(ns, "rect");
     for (const [k, v] of Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke })) rect.setAttribute(k, v);
@@ -351,7 +357,9 @@ function openPicker(id, addTarget) {
 
 function pick(code) {
   if (picking.id) {
-    model.tiles.get(picking.id).code = code;
+    const tile = model.tiles.get(picking.id);
+    tile.code = code;
+    tile.checked = true;  // a person has looked at it
   } else {
     const id = nextId++;
     model.tiles.set(id, { id, code, box: null, confidence: null });
@@ -461,7 +469,8 @@ async function recognizeFile(file) {
   renderAll();
   $("#table").hidden = false;
   $("#results").hidden = true;
-  setStatus(`Found ${rec.tiles.length} tiles. Check them, then score the table.`);
+  const doubtful = [...model.tiles.values()].filter(unsure).length;
+  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${doubtful} read with little confidence are marked with a dashed outline` : ""}. Check them, then score the table.`);
   document.body.dataset.state = "recognized";
 }
 
