@@ -562,3 +562,16 @@ def test_tiles_read_with_little_confidence_are_marked_until_checked(server, page
     pick_tile(page, marked, doubtful["code"])
     assert page.locator("#hands button.tile.unsure").count() == 0
     assert page.locator("#overlay g.box.unsure").count() == 0
+
+
+def test_choosing_the_same_photo_again_reads_it_again(server, page):
+    """A player who wants to start over picks the same photo again: it is read afresh (a file
+    input whose value has not changed fires no change event unless it is cleared)."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
+    tile_id = tile.get_attribute("data-id")
+    pick_tile(page, tile, "f8")
+    page.set_input_files("#photo", str(EXAMPLE))
+    wait_until(page, f"!document.querySelector('#hands button.tile[data-id=\"{tile_id}\"]')", timeout=10)
+    assert page.locator("#hands button.tile[data-code=f8]").count() == 0

@@ -583,7 +583,13 @@ function renderResult(result, table) {
 
 function setup() {
   setupPicker();
-  for (const input of ["#photo", "#camera"]) $(input).addEventListener("change", (e) => recognizeFile(e.target.files[0]));
+  for (const input of ["#photo", "#camera"]) {
+    $(input).addEventListener("change", (e) => {
+      const file = e.target.files[0];
+      e.target.value = "";  // so choosing the same photo again reads it again
+      recognizeFile(file);
+    });
+  }
   $("#example").addEventListener("click", async () => {
     const response = await fetch("/static/example.jpg");
     const blob = await response.blob();
