@@ -471,7 +471,6 @@ def test_flowers_at_the_end_of_a_full_hand_s_run_stay_flowers_when_another_seat_
     North might be the winner one tile short: the first is read again as before, and with 14
     tiles the hand is full, so the last stays a flower.  A flower amid the run is read again
     either way, and first: it counts."""
-    from vision.hands import read_hands
 
     codes = ["3m", "3m", "3m", "4m", "5m", "5p", "8p", "9p", "3s", "4s", "7s", "8s", "1z"]
 
