@@ -191,3 +191,19 @@ def test_deep_greyscale_keeps_its_picture(kind):
     img = load_image(data)
     assert img.shape == (64, 96, 3)
     assert np.abs(img[:, :, 0].astype(int) - grey.round()).max() <= 1
+
+
+@pytest.mark.parametrize("fmt, orientation", [("PNG", 1), ("WEBP", 6)])
+def test_big_png_and_webp_are_shrunk_as_big_jpegs_are(fmt, orientation):
+    """A big image that is no JPEG is box-averaged down right after decoding, by the factor a
+    JPEG would be DCT-reduced by, so a 50 MP PNG is not carried whole through the pipeline."""
+    picture = _patterned(6400, 4800, block=64)
+    image = Image.fromarray(picture[:, :, ::-1])
+    exif = image.getexif()
+    exif[0x0112] = orientation
+    data = _encode(image, fmt, exif=exif.tobytes(), **({"lossless": True} if fmt == "WEBP" else {}))
+    img, scale = load_photo(data, max_side=3000)
+    upright = picture if orientation == 1 else np.ascontiguousarray(np.rot90(picture, -1))
+    assert scale == 2.0 and img.shape == (upright.shape[0] // 2, upright.shape[1] // 2, 3)
+    halved = cv2.resize(upright, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.abs(img.astype(int) - halved.astype(int)).max() <= 2
