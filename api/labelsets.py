@@ -262,9 +262,16 @@ def _inside(root: Path, path: Path) -> bool:
         return False
 
 
-def _first_image(root: Path, candidates: list[Path]) -> Path | None:
-    """The first candidate that is a file inside the set's folder."""
-    return next((c for c in candidates if _inside(root, c) and c.is_file()), None)
+def _labelled_image(root: Path, candidates: list[Path], width, height) -> tuple[Path, int, int]:
+    """(path, width, height) of the image a label names: the first candidate that is a file
+    inside the set's folder, and its size from the label when it gives one, else from the file.
+    _Skip when there is none, or when it cannot be read."""
+    path = next((c for c in candidates if _inside(root, c) and c.is_file()), None)
+    if path is None:
+        raise _Skip("outside the set's folder" if any(c.is_file() for c in candidates) else "not found")
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        width, height = _readable_size(path)
+    return path, width, height
 
 
 def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
@@ -309,13 +316,10 @@ def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> Label
         raise _Skip("expected an object with a 'tiles' list")
     image_name = str(data.get("image") or label_path.with_suffix(".jpg").name)
     candidates = [root / "images" / image_name, label_path.parent / image_name, root / image_name]
-    image_path = _first_image(root, candidates)
-    if image_path is None:
-        where = "outside the set's folder" if any(c.is_file() for c in candidates) else "not found"
-        raise _Skip(f"image {image_name} {where}")
-    width, height = data.get("width"), data.get("height")
-    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
-        width, height = _readable_size(image_path)
+    try:
+        image_path, width, height = _labelled_image(root, candidates, data.get("width"), data.get("height"))
+    except _Skip as skip:
+        raise _Skip(f"image {image_name}: {skip}") from None
     tiles = []
     for k, tile in enumerate(data["tiles"]):
         try:
@@ -476,11 +480,7 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
                      codes: dict, categories: dict, unmapped_used: dict[str, int]):
     candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
                   root / "images" / file_name]
-    image_path = _first_image(root, candidates)
-    if image_path is None:
-        raise _Skip("outside the set's folder" if any(c.is_file() for c in candidates) else "not found")
-    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
-        width, height = _readable_size(image_path)
+    image_path, width, height = _labelled_image(root, candidates, width, height)
     tiles = []
     for ann in annotations:
         try:
