@@ -111,8 +111,25 @@ def open_header(data: bytes) -> Image.Image:
     return image
 
 
+#: vision.ImageError codes -> the API's status and code for them (as open_header names them)
+_IMAGE_ERRORS = {"corrupt": (400, "corrupt-image"), "empty": (400, "empty-upload"),
+                 "unreadable": (415, "not-an-image"), "too-large": (413, "image-too-large"),
+                 "too-small": (422, "image-too-small")}
+
+
+def api_error_for(exc: vision_io.ImageError) -> ApiError:
+    """The API's answer to an image vision could not load."""
+    code, message = str(exc.code), str(exc.message)
+    status, api_code = _IMAGE_ERRORS.get(code, (413 if "large" in code else 422, code))
+    if api_code == "corrupt-image":
+        message = f"the image is truncated or corrupt ({message})"
+    return ApiError(status, api_code, message)
+
+
 def decode_image(data: bytes) -> np.ndarray:
-    """Upload bytes -> upright BGR uint8 array (EXIF rotation applied), or ApiError."""
+    """Upload bytes -> upright BGR uint8 array (EXIF rotation applied), or ApiError.  For the
+    validation report's pictures, of any size the header check lets through (recognition itself
+    decodes with vision.io, which wants 32 pixels a side)."""
     image = open_header(data)
     try:
         with warnings.catch_warnings():

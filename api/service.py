@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from api.errors import ApiError
-from api.images import encode_data_url, open_header
+from api.images import api_error_for, encode_data_url, open_header
 from api.limits import MAX_VALIDATE_IMAGES, RECOGNITION_QUEUE, RECOGNITION_WORKERS
 
 log = logging.getLogger("mjscore.api")
@@ -108,10 +108,6 @@ def _model_errors() -> tuple[type, ...]:
     return tuple(found)
 
 
-#: vision.ImageError codes -> the API's status and code for them (as api.images names them)
-_IMAGE_ERRORS = {"corrupt": (400, "corrupt-image"), "empty": (400, "empty-upload"),
-                 "unreadable": (415, "not-an-image"), "too-large": (413, "image-too-large"),
-                 "too-small": (422, "image-too-small")}
 #: the annotated photo's long side, in pixels: drawn at this size, not the photo's
 ANNOTATED_SIDE = 1600
 
@@ -125,12 +121,7 @@ def _recognize(data: bytes, camera_seat: str, keep_photo: bool):
     try:
         return vision.recognize(data, camera_seat=camera_seat, keep_photo=keep_photo)
     except vision.ImageError as exc:
-        code = str(getattr(exc, "code", "bad-image"))
-        message = str(getattr(exc, "message", exc))
-        status, api_code = _IMAGE_ERRORS.get(code, (413 if "large" in code else 422, code))
-        if api_code == "corrupt-image":
-            message = f"the image is truncated or corrupt ({message})"
-        raise ApiError(status, api_code, message)
+        raise api_error_for(exc) from None
     except _model_errors() as exc:
         log.error("recognition model unavailable: %s", exc)
         raise ApiError(503, "recognizer-unavailable",
@@ -158,9 +149,8 @@ def annotated_data_url(photo, photo_scale: float, tiles: list[dict]) -> str:
 
     small = shrink(photo, ANNOTATED_SIDE)
     to_pixels = small.shape[1] / photo.shape[1] / photo_scale  # original pixels -> pixels of the shrunk photo
-    photo = small
     drawn = [dict(t, box=[v * to_pixels for v in t["box"]]) for t in tiles]
-    return encode_data_url(draw_recognition(photo, drawn), max_side=ANNOTATED_SIDE)
+    return encode_data_url(draw_recognition(small, drawn), max_side=ANNOTATED_SIDE)
 
 
 def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True, photo: bool = False) -> dict:
