@@ -21,6 +21,7 @@ from vision.kong_ends import missed_kong_ends
 from vision.layout import group_tiles, missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
+from vision.sharpness import blurred, tile_blur
 
 #: big JPEGs are decoded at a reduced size (1/2, 1/4 or 1/8) whose long side is at least this:
 #: a whole table spans a photo, so its tiles are about 1.5% of the long side, and at 3000 pixels
@@ -178,7 +179,8 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         warnings.insert(0, "no tiles found in the image" + unread + ": photograph the table from "
                            "above with every tile face up and in view")
     else:
-        warnings += _small_tiles(layout.quads, [r.code for r in reads])
+        faces = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
+        warnings += _blurred(img, faces) + _small_tiles(layout.quads, [r.code for r in reads])
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
@@ -249,6 +251,17 @@ def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
         return []
     return [f"tiles are about {width:.0f} pixels wide in this photo, small for the marks of flowers "
             "and seasons: check them, or send the photo at the camera's full resolution or taken closer"]
+
+
+def _blurred(img: np.ndarray, quads: list[TileQuad]) -> list[str]:
+    """A warning when the photo is blurred enough to misread tiles by (vision.sharpness): a
+    moved or unfocused camera, which a second photo cures."""
+    blur = tile_blur(img, quads)
+    if not blurred(blur):
+        return []
+    return [f"the photo is blurred (the camera moved or was not focused: edges spread over {blur.of_tile:.0%} "
+            "of a tile's width), so tiles may be misread: check them, or take the photo again holding "
+            "the camera still"]
 
 
 def _classify(classifier, crops, quads):

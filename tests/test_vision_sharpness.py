@@ -1,0 +1,79 @@
+"""The blur measure and the warning it gives: a moved or unfocused photo is told to be taken
+again; a sharp one, and a sharp photo of small tiles, are not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.synth_table import TruthClassifier, make_table
+from vision import recognize
+from vision.quad import TileQuad
+from vision.sharpness import BLURRED_OF_TILE, BLURRED_PX, Blur, blurred, tile_blur
+
+
+@pytest.fixture(scope="module")
+def table():
+    return make_table(np.random.default_rng(41), (2000, 1500), single=False)
+
+
+def _faces(table):
+    return [TileQuad(np.float32(t["quad"])) for t in table.tiles if not t["face_down"]]
+
+
+def _tile_width(table) -> float:
+    return float(np.median([min(q.width, q.height) for q in _faces(table)]))
+
+
+def _moved(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
+    k = int(round(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    kernel[k // 2, :] = 1
+    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), degrees, 1.0), (k, k))
+    return cv2.filter2D(img, -1, kernel / kernel.sum())
+
+
+def test_a_sharp_photo_is_not_blurred(table):
+    blur = tile_blur(table.image, _faces(table))
+    assert blur is not None and blur.of_tile < 0.7 * BLURRED_OF_TILE
+    assert not blurred(blur)
+
+
+def test_blur_grows_with_the_spread_and_passes_the_mark_where_tiles_are_misread(table):
+    width = _tile_width(table)
+    spreads = [tile_blur(cv2.GaussianBlur(table.image, (0, 0), share * width), _faces(table)).of_tile
+               for share in (0.02, 0.04, 0.07)]
+    assert spreads == sorted(spreads)
+    assert not blurred(Blur(spreads[0], spreads[0] * width))
+    assert blurred(Blur(spreads[2], spreads[2] * width))
+
+
+@pytest.mark.parametrize("degrees", [0.0, 37.0, 100.0])
+def test_a_moved_camera_is_measured_along_its_smear(table, degrees):
+    """Edges lying along the smear stay sharp: the measure must find the smear's direction."""
+    blur = tile_blur(_moved(table.image, 0.3 * _tile_width(table), degrees), _faces(table))
+    assert blurred(blur), blur
+
+
+def test_small_tiles_alone_are_no_blur():
+    """Sharp tiles 24 pixels wide measure as much of a tile as a blurred photo's, but in a pixel
+    or two of the photo: a bigger photo is their cure, not a steadier hand."""
+    assert not blurred(Blur(BLURRED_OF_TILE + 0.01, BLURRED_PX - 0.6))
+    assert blurred(Blur(BLURRED_OF_TILE + 0.01, BLURRED_PX + 0.1))
+
+
+def test_plain_faces_give_no_measure():
+    img = np.full((400, 400, 3), 230, np.uint8)
+    quad = TileQuad(np.float32([[100, 100], [160, 100], [160, 180], [100, 180]]))
+    assert tile_blur(img, [quad]) is None
+    assert tile_blur(img, []) is None
+    assert not blurred(None)
+
+
+def test_recognize_warns_of_a_blurred_photo_and_not_of_a_sharp_one(table):
+    truth = TruthClassifier(table.tiles)
+    sharp = recognize(table.image, classifier=truth)
+    assert not [w for w in sharp.warnings if "blurred" in w]
+    shaken = recognize(_moved(table.image, 0.3 * _tile_width(table), 20.0), classifier=truth)
+    assert [w for w in shaken.warnings if "the photo is blurred" in w and "take the photo again" in w]
