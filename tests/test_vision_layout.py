@@ -460,6 +460,28 @@ def test_a_row_found_a_little_long_of_every_tile_keeps_its_sets_apart():
 
 
 
+def test_a_find_stretched_into_the_gap_before_a_set_does_not_close_it():
+    """Seed 5's table 8 at 2000x1500 (a scratch run over the art styles, 2026-11-28): North's
+    concealed run ends in a red dragon found 45 pixels long among tiles of 34, stretched 11
+    pixels into the gap to a chow laid 0.63 of a tile away, so the gap measured 0.26 and the chow
+    joined the run.  Here a run's last tile is found 42 long, 8 into a gap of 21.5 (which then
+    shows as 0.40 of a tile, under 0.42).  A find so much longer than its line's tiles and as tall
+    across the row is measured at their length; a sideways winning tile (long along the row,
+    short across it) is not cut down."""
+    def tile(x0, w=34.0, h=50.0, cy=600.0):
+        return TileQuad(np.array([[x0, cy - h / 2], [x0 + w, cy - h / 2], [x0 + w, cy + h / 2],
+                                  [x0, cy - h / 2 + h]], np.float32))
+
+    run = [tile(200 + 34 * k) for k in range(9)]
+    stretched = tile(200 + 34 * 9, w=42)  # 34 long, 8 more into the gap
+    chow = [tile(200 + 34 * 10 + 21.5 + 34 * k) for k in range(3)]
+    layout = group_tiles(run + [stretched] + chow)
+    assert sorted(len(g.tiles) for s in layout.seats for g in s.groups) == [3, 10]
+    sideways = tile(200 + 34 * 9, w=50, h=34, cy=608)  # a winning tile laid across, touching the run
+    layout = group_tiles(run + [sideways])
+    assert [len(g.tiles) for s in layout.seats for g in s.groups] == [10]
+
+
 def test_a_quads_centre_is_computed_once_and_cannot_be_changed():
     """The grouping steps ask for a tile's centre hundreds of times a photo, so it is cached;
     a caller changing the cached array in place would move the tile for every later step."""
