@@ -1,5 +1,5 @@
-"""The blur measure and the warning it gives: a moved or unfocused photo is told to be taken
-again; a sharp one, and a sharp photo of small tiles, are not."""
+"""The blur measure and the warning it gives: a moved or unfocused photo is told, first, to be
+taken again; a sharp one, and a sharp photo of small tiles, are not."""
 
 from __future__ import annotations
 
@@ -71,9 +71,21 @@ def test_plain_faces_give_no_measure():
     assert not blurred(None)
 
 
+class _UnsureOfOne(TruthClassifier):
+    """True codes, the first tile read with 30% confidence: a tile warning to come after."""
+
+    def classify_quads(self, crops, quads):
+        preds = super().classify_quads(crops, quads)
+        if preds:
+            preds[0] = type(preds[0])(preds[0].code, 0.3, preds[0].candidates)
+        return preds
+
+
 def test_recognize_warns_of_a_blurred_photo_and_not_of_a_sharp_one(table):
-    truth = TruthClassifier(table.tiles)
+    truth = _UnsureOfOne(table.tiles)
     sharp = recognize(table.image, classifier=truth)
+    assert any(w.startswith("low confidence") for w in sharp.warnings)
     assert not [w for w in sharp.warnings if "blurred" in w]
     shaken = recognize(_moved(table.image, 0.3 * _tile_width(table), 20.0), classifier=truth)
-    assert [w for w in shaken.warnings if "the photo is blurred" in w and "take the photo again" in w]
+    # first: it explains whatever the other warnings say of the tiles
+    assert shaken.warnings[0].startswith("the photo is blurred") and "take the photo again" in shaken.warnings[0]

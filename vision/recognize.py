@@ -179,8 +179,9 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         warnings.insert(0, "no tiles found in the image" + unread + ": photograph the table from "
                            "above with every tile face up and in view")
     else:
+        # a blurred photo explains the warnings about its tiles, so it comes first
         faces = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
-        warnings += _blurred(img, faces) + _small_tiles(layout.quads, [r.code for r in reads])
+        warnings = _blurred(img, faces) + warnings + _small_tiles(layout.quads, [r.code for r in reads])
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
