@@ -92,6 +92,7 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         ("classification accuracy (right / found)", _pct(report["classification_accuracy"])),
         ("whole images exactly right", f"{_pct(report['exact_image_rate'])} ({report['exact_images']})"),
         ("images that failed", report["images_failed"]),
+        ("blurred images (moved or out of focus)", report.get("blurred_images", 0)),
         ("seconds", report["seconds"]),
     ]
     summary_rows = "".join(f"<tr><th>{esc(str(k))}</th><td>{esc(str(v))}</td></tr>" for k, v in summary)
@@ -110,6 +111,8 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         details = []
         if data["error"]:
             details.append(f"failed: {esc(data['error'])}")
+        if data.get("blurred"):
+            details.append("the photo is blurred")
         if data["missed"]:
             details.append("missed: " + esc(" ".join(data["missed"])))
         if data["wrong"]:

@@ -40,6 +40,8 @@ def format_summary(report: dict) -> str:
         f"recall (IoU {report['iou_threshold']}) {pct(report['recall'])}   precision {pct(report['precision'])}",
         f"tile accuracy {pct(report['tile_accuracy'])}   classification accuracy {pct(report['classification_accuracy'])}",
         f"whole images exactly right {pct(report['exact_image_rate'])} ({report['exact_images']}/{report['images']})",
+        *([f"blurred images (moved or out of focus; their tiles may be misread): {report['blurred_images']}"]
+          if report.get("blurred_images") else []),
         f"time {report['seconds']} s ({report['seconds_per_image']} s per image per worker)",
     ]
     if report["top_confusions"]:

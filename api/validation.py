@@ -37,7 +37,8 @@ IOU_THRESHOLD = 0.5
 MISSED, EXTRA = "missed", "extra"
 
 #: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...].
-Recognizer = Callable[[Path], list]
+#: a recogniser gives an image's predicted tiles, or {"tiles": [...], "blurred": bool}
+Recognizer = Callable[[Path], "list | dict"]
 
 
 def match_boxes(truth: list, predicted: list, threshold: float = IOU_THRESHOLD):
@@ -72,6 +73,7 @@ class ImageOutcome:
     extra: list = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    blurred: bool = False  # the recogniser found the photo blurred (vision.sharpness)
 
     @property
     def wrong(self) -> list:
@@ -103,15 +105,16 @@ class ImageOutcome:
             "wrong": [[self.truth[ti][1], self.predicted[pi][1]] for ti, pi in self.wrong],
             "exact": self.exact,
             "error": self.error,
+            "blurred": self.blurred,
             "seconds": round(self.seconds, 3),
         }
 
 
 def outcome_for(image: LabelledImage, predicted_tiles: list | None, error: str | None = None,
-                seconds: float = 0.0) -> ImageOutcome:
+                seconds: float = 0.0, blurred: bool = False) -> ImageOutcome:
     truth = [(tuple(t.box), t.code) for t in image.tiles]
     predicted = [(tuple(float(v) for v in t["box"]), str(t["code"])) for t in (predicted_tiles or [])]
-    outcome = ImageOutcome(image.name, truth, predicted, error=error, seconds=seconds)
+    outcome = ImageOutcome(image.name, truth, predicted, error=error, seconds=seconds, blurred=blurred)
     if error is None:
         outcome.pairs, outcome.missed, outcome.extra = match_boxes(truth, predicted)
     else:
@@ -164,6 +167,7 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
     cols = codes + [MISSED]
     matrix = [[confusion[(r, c)] for c in cols] for r in rows]
     failed = [o for o in outcomes if o.error]
+    blurred = [o.name for o in outcomes if o.blurred]
     ranked = sorted((o for o in outcomes if o.errors), key=lambda o: (-o.errors, o.name))[:worst]
     mistakes = Counter()
     for o in outcomes:
@@ -183,6 +187,7 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
         "classification_accuracy": _ratio(correct, found),
         "exact_image_rate": _ratio(sum(o.exact for o in outcomes), len(outcomes)),
         "exact_images": sum(o.exact for o in outcomes),
+        "blurred_images": len(blurred),
         "per_class": per_class,
         "confusion": {"rows": rows, "columns": cols, "matrix": matrix},
         "top_confusions": [
@@ -193,7 +198,9 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
         "seconds": round(seconds, 2),
         "seconds_per_image": _ratio(round(sum(o.seconds for o in outcomes) * 1000), len(outcomes) * 1000),
         "warnings": _first(list(labelset.warnings), "label warnings") + _first(
-            [f"{o.name}: {o.error}" for o in failed], "images that could not be recognised"),
+            [f"{o.name}: {o.error}" for o in failed], "images that could not be recognised") + _first(
+            [f"{name}: the photo is blurred (moved or out of focus), so its tiles may be misread"
+             for name in blurred], "blurred images"),
     }
 
 
@@ -204,15 +211,17 @@ def _first(warnings: list[str], what: str, n: int = 50) -> list[str]:
 
 # --------------------------------------------------------------------------- running recognition
 
-def recognize_path(path: Path) -> list:
+def recognize_path(path: Path) -> dict:
     """The production recogniser, as the web service runs it: the upload's header checked
-    (api.images), then vision.recognize on the file's bytes."""
+    (api.images), then vision.recognize on the file's bytes.  The predicted tiles, and whether
+    the photo is blurred."""
     from api.images import open_header
     import vision
 
     data = Path(path).read_bytes()
     open_header(data).close()
-    return vision.recognize(data).to_json()["tiles"]
+    rec = vision.recognize(data)
+    return {"tiles": rec.to_json()["tiles"], "blurred": rec.blurred}
 
 
 def _limit_threads() -> None:
@@ -232,13 +241,15 @@ def _describe(exc: BaseException) -> str:
     return f"{code}: {message}" if isinstance(code, str) else message
 
 
-def _run_one(recognizer: Recognizer, path: Path) -> tuple[list | None, str | None, float]:
+def _run_one(recognizer: Recognizer, path: Path) -> tuple[list | None, str | None, float, bool]:
+    """(predicted tiles, error, seconds, blurred) for one image."""
     start = time.perf_counter()
     try:
-        tiles = recognizer(path)
-        return tiles, None, time.perf_counter() - start
+        got = recognizer(path)
+        tiles, blurred = (got["tiles"], bool(got.get("blurred"))) if isinstance(got, dict) else (got, False)
+        return tiles, None, time.perf_counter() - start, blurred
     except Exception as exc:  # noqa: BLE001 - one bad image is reported, never fatal
-        return None, _describe(exc), time.perf_counter() - start
+        return None, _describe(exc), time.perf_counter() - start, False
 
 
 class Progress:
@@ -288,7 +299,7 @@ def run_recognition(labelset: LabelSet, recognizer: Recognizer | None = None, wo
                 try:
                     results[i] = future.result()
                 except Exception as exc:  # noqa: BLE001 - a worker that died
-                    results[i] = (None, f"worker failed: {_describe(exc)}", 0.0)
+                    results[i] = (None, f"worker failed: {_describe(exc)}", 0.0, False)
                 if progress:
                     progress.step()
     else:

@@ -89,6 +89,23 @@ def test_metrics_with_worker_processes_and_progress(labelset):
     assert "6/6" in stream.getvalue()
 
 
+def test_blurred_photos_are_counted_named_and_marked(labelset, tmp_path):
+    """A recogniser may say a photo is blurred ({"tiles", "blurred"}, as recognize_path does): the
+    report counts and names those photos, so a collector knows why they read badly."""
+    def blurred_wrong(path: Path) -> dict:
+        return {"tiles": labelled_recognizer(path), "blurred": path.stem == "wrong"}
+
+    report, outcomes = validate(labelset, recognizer=blurred_wrong, workers=0)
+    check_report(report)
+    assert report["blurred_images"] == 1
+    assert [o["image"] for o in report["per_image"] if o["blurred"]] == ["images/wrong.jpg"]
+    assert any(w.startswith("images/wrong.jpg: the photo is blurred") for w in report["warnings"])
+    _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
+    assert "the photo is blurred" in html_path.read_text()
+    plain, _ = validate(labelset, recognizer=labelled_recognizer, workers=0)
+    assert plain["blurred_images"] == 0 and not any(o["blurred"] for o in plain["per_image"])
+
+
 def test_report_files_are_self_contained(labelset, tmp_path):
     report, outcomes = validate(labelset, recognizer=labelled_recognizer, workers=0)
     json_path, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")

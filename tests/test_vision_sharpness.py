@@ -89,3 +89,4 @@ def test_recognize_warns_of_a_blurred_photo_and_not_of_a_sharp_one(table):
     shaken = recognize(_moved(table.image, 0.3 * _tile_width(table), 20.0), classifier=truth)
     # first: it explains whatever the other warnings say of the tiles
     assert shaken.warnings[0].startswith("the photo is blurred") and "take the photo again" in shaken.warnings[0]
+    assert shaken.blurred and not sharp.blurred  # what batch validation reports per image

@@ -94,6 +94,8 @@ class Recognition:
     #: without decoding the photo again
     photo: np.ndarray | None = field(default=None, repr=False, compare=False)
     photo_scale: float = 1.0
+    #: the photo is blurred enough to misread tiles by (vision.sharpness; its warning comes first)
+    blurred: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -175,19 +177,22 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
                             seat_label[i], group_label[i], layout.sideways[i],
                             list(getattr(preds[i], "candidates", []) or []))
              for i in range(len(reads))]
+    blur: list[str] = []
     if not tiles:
         warnings.insert(0, "no tiles found in the image" + unread + ": photograph the table from "
                            "above with every tile face up and in view")
     else:
         # a blurred photo explains the warnings about its tiles, so it comes first
         faces = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
-        warnings = _blurred(img, faces) + warnings + _small_tiles(layout.quads, [r.code for r in reads])
+        blur = _blurred(img, faces)
+        warnings = blur + warnings + _small_tiles(layout.quads, [r.code for r in reads])
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
     return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
-        "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)}, img if keep_photo else None, float(scale))
+        "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)}, img if keep_photo else None, float(scale),
+        bool(blur))
 
 
 def _tile_check(tile_check):
