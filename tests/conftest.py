@@ -17,6 +17,17 @@ SHARED = REPO.parent / "shared"
 os.environ["MJSCORE_RENDER_FONTS"] = "bundled"
 
 
+def load_benchmark(name: str):
+    """benchmarks/<name>.py as a module (benchmarks/ is no package, and its scoring.py must not
+    shadow the scoring package on the path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", REPO / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def shared_available() -> bool:
     return SHARED.is_dir()
 

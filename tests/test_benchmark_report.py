@@ -4,17 +4,11 @@ pipeline keeps two cores busy, and on a busy host the second may add little (a 1
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "recognition.py"
+from conftest import load_benchmark
 
 
 def _recognition_benchmark():
-    spec = importlib.util.spec_from_file_location("recognition_benchmark", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("recognition")
 
 
 def _latency(reference: dict) -> dict:

@@ -3,17 +3,11 @@ photos by how many of their tiles were misread (fabricated rows: no recognition 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "blur.py"
+from conftest import load_benchmark
 
 
 def _blur_benchmark():
-    spec = importlib.util.spec_from_file_location("blur_benchmark", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("blur")
 
 
 def _row(blur, share, measured, warned, seen, misread, size="2000x1500"):
