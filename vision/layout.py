@@ -146,52 +146,59 @@ def _touch_unit(i: int, j: int, w: np.ndarray, h: np.ndarray) -> float:
 ROW_SLACK = 0.3
 
 
-def _line_mates(centers, u, n, w, h, vertical) -> tuple[np.ndarray, np.ndarray]:
-    """[i, j]: tile j lies on tile i's line, turned alike (within ROW_OFFSET of its height
-    across and ROW_GAP of its width along); and each pair's gap along i's line."""
-    d = centers[None, :, :] - centers[:, None, :]  # [i, j]: from tile i to tile j
-    along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
-    gap = along - (w[:, None] + w[None, :]) / 2
-    mates = ((perp < ROW_OFFSET * h[:, None]) & (gap < ROW_GAP * w[:, None])
-             & (vertical[:, None] == vertical[None, :]))
-    np.fill_diagonal(mates, False)
-    return mates, gap
+@dataclass
+class _Lines:
+    """Each tile's line: the tiles on it turned alike (`mates[i, j]`: within ROW_OFFSET of i's
+    height across and ROW_GAP of its width along), each pair's gap along i's line, and the
+    median width and height of i's line's tiles, itself among them."""
+
+    mates: np.ndarray
+    gap: np.ndarray
+    width: np.ndarray
+    height: np.ndarray
+
+    @classmethod
+    def of(cls, centers, u, n, w, h, vertical) -> "_Lines":
+        d = centers[None, :, :] - centers[:, None, :]  # [i, j]: from tile i to tile j
+        along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
+        gap = along - (w[:, None] + w[None, :]) / 2
+        mates = ((perp < ROW_OFFSET * h[:, None]) & (gap < ROW_GAP * w[:, None])
+                 & (vertical[:, None] == vertical[None, :]))
+        np.fill_diagonal(mates, False)
+        members = mates | np.eye(len(centers), dtype=bool)  # its line's tiles and itself
+        return cls(mates, gap, np.nanmedian(np.where(members, w[None, :], np.nan), axis=1),
+                   np.nanmedian(np.where(members, h[None, :], np.nan), axis=1))
 
 
-def _row_slack(centers, u, n, w, h, vertical) -> np.ndarray:
+def _row_slack(lines: _Lines) -> np.ndarray:
     """Per tile: the gap its line's tiles keep to their nearest neighbour (the median, over the
     tiles of its orientation on its line, of each one's smallest gap; negative when touching
     tiles' outlines overlap), 0 when its size is over ROW_SLACK of their median width."""
-    mates, gap = _line_mates(centers, u, n, w, h, vertical)
-    nearest = np.where(mates, gap, np.inf).min(axis=1)
-    members = mates | np.eye(len(centers), dtype=bool)  # its line's tiles and itself
+    mates = lines.mates
+    nearest = np.where(mates, lines.gap, np.inf).min(axis=1)
+    members = mates | np.eye(len(mates), dtype=bool)  # its line's tiles and itself
     seen = members & np.isfinite(nearest)[None, :]
     gaps = np.where(seen, nearest[None, :], np.nan)
     gaps[~seen.any(axis=1)] = 0.0  # a lone tile: no gap to take a median of
     median = np.nanmedian(gaps, axis=1)
-    width = np.nanmedian(np.where(members, w[None, :], np.nan), axis=1)
-    ok = (seen.sum(axis=1) >= 3) & (median != 0) & (np.abs(median) <= ROW_SLACK * width)
+    ok = (seen.sum(axis=1) >= 3) & (median != 0) & (np.abs(median) <= ROW_SLACK * lines.width)
     return np.where(ok, median, 0.0)
 
 
 #: a find this much longer along its row than the median of its line's tiles, and as tall across
 #: it as they are (so no sideways tile), is an outline stretched past its tile's side, into the
 #: gap to the next set (the dark side of a tile, or striped cloth): its gaps are measured as if it
-#: were as long as its line's tiles, so the stretch cannot close the gap.  Seed 5's table 8 at 2000x1500 (in three
-#: art styles): a red dragon found 45 pixels long among tiles of 34, its chow 0.63 of a tile
-#: away measured 0.26, and the chow joined the concealed run
+#: were as long as its line's tiles, so the stretch cannot close the gap.  Seed 5's table 8 at
+#: 2000x1500 (in three art styles): a red dragon found 45 pixels long among tiles of 34, its chow
+#: 0.63 of a tile away measured 0.26, and the chow joined the concealed run
 STRETCHED = 1.15
 
 
-def _unstretched(centers, u, n, w, h, vertical) -> np.ndarray:
+def _unstretched(lines: _Lines, w: np.ndarray, h: np.ndarray) -> np.ndarray:
     """Each tile's length along its row, a stretched find's (STRETCHED) that of its line's tiles."""
-    mates, _ = _line_mates(centers, u, n, w, h, vertical)
-    members = mates | np.eye(len(centers), dtype=bool)
-    enough = mates.sum(axis=1) >= 2
-    line_w = np.nanmedian(np.where(members, w[None, :], np.nan), axis=1)
-    line_h = np.nanmedian(np.where(members, h[None, :], np.nan), axis=1)
-    stretched = enough & (w > STRETCHED * line_w) & (h >= SIDEWAYS_ACROSS * line_h)
-    return np.where(stretched, line_w, w)
+    enough = lines.mates.sum(axis=1) >= 2
+    stretched = enough & (w > STRETCHED * lines.width) & (h >= SIDEWAYS_ACROSS * lines.height)
+    return np.where(stretched, lines.width, w)
 
 
 def _links(centers, u, n, w, h, vertical):
@@ -205,8 +212,9 @@ def _links(centers, u, n, w, h, vertical):
     cross = []
     nearest = np.full(k, np.inf)  # each tile's smallest gap to a tile it touches by the usual measure
     relaxed = []  # (sideways tile, other, gap): touching only by the sideways tile's own length
-    slack = _row_slack(centers, u, n, w, h, vertical)
-    length = _unstretched(centers, u, n, w, h, vertical)
+    lines = _Lines.of(centers, u, n, w, h, vertical)
+    slack = _row_slack(lines)
+    length = _unstretched(lines, w, h)
     # [i, j]: tile j as seen along tile i's row, all pairs at once
     d = centers[None, :, :] - centers[:, None, :]
     along, perp = np.abs(np.einsum("ijk,ik->ij", d, u)), np.abs(np.einsum("ijk,ik->ij", d, n))
