@@ -35,15 +35,6 @@ BLURS = [("sharp", 0.0)] + [("gaussian", r) for r in (0.02, 0.035, 0.05, 0.07)] 
         [("smear", r) for r in (0.1, 0.2, 0.3)]
 
 
-def smeared(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
-    """The photo as a camera moving `length` pixels along `degrees` takes it."""
-    k = max(3, int(round(length)) | 1)
-    kernel = np.zeros((k, k), np.float32)
-    kernel[k // 2, :] = 1
-    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), degrees, 1.0), (k, k))
-    return cv2.filter2D(img, -1, kernel / kernel.sum())
-
-
 def _tile_width(table) -> float:
     sides = [min(np.linalg.norm(np.subtract(t["quad"][1], t["quad"][0])),
                  np.linalg.norm(np.subtract(t["quad"][2], t["quad"][1]))) for t in table.tiles]
@@ -60,6 +51,7 @@ def _recognition_benchmark():
 
 def run(tables: int, seed: int) -> list[dict]:
     from datasets import tile_art
+    from datasets.augment import smear
     from datasets.synth_table import make_table
     from models.classifier import default_classifier
     from vision.recognize import recognize
@@ -81,7 +73,7 @@ def run(tables: int, seed: int) -> list[dict]:
             elif kind == "gaussian":
                 img = cv2.GaussianBlur(table.image, (0, 0), share * width)
             else:
-                img = smeared(table.image, share * width, float(rng.uniform(0, 180)))
+                img = smear(table.image, max(3, int(round(share * width)) | 1), float(rng.uniform(0, 180)))
             rec = recognize(img, classifier=clf)
             blur = tile_blur(img, [t.quad for t in rec.tiles if not t.face_down])
             seen, _, wrong = misreads(rec, table)

@@ -131,6 +131,15 @@ def jitter_photo_crop(image: np.ndarray, box, rng: np.random.Generator) -> np.nd
     return _jittered_crop(region, (x1 - X1, y1 - Y1, x2 - X1, y2 - Y1), rng)
 
 
+def smear(img: np.ndarray, length: int, degrees: float) -> np.ndarray:
+    """The image as a camera moving `length` pixels along `degrees` takes it (a line kernel)."""
+    kern = np.zeros((length, length), np.float32)
+    kern[length // 2, :] = 1.0 / length
+    M = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), degrees, 1.0)
+    kern = cv2.warpAffine(kern, M, (length, length))
+    return cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
+
+
 def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Lighting gradient, colour cast, shadow, gamma, blur, noise, low resolution, JPEG."""
     h, w = img.shape[:2]
@@ -159,11 +168,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3 * strength))
     elif r < 0.4:  # motion blur
         k = int(rng.integers(3, 6))
-        kern = np.zeros((k, k), np.float32)
-        kern[k // 2, :] = 1.0 / k
-        M = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        kern = cv2.warpAffine(kern, M, (k, k))
-        out = cv2.filter2D(out, -1, kern / max(kern.sum(), 1e-6))
+        out = smear(out, k, rng.uniform(0, 180))
     if rng.random() < 0.3:  # low resolution
         f = rng.uniform(0.35, 0.8)
         small = cv2.resize(out, (max(4, int(w * f)), max(4, int(h * f))), interpolation=cv2.INTER_AREA)

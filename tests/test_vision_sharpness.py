@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.augment import smear
 from datasets.synth_table import TruthClassifier, make_table
 from vision import recognize
 from vision.quad import TileQuad
@@ -27,11 +28,7 @@ def _tile_width(table) -> float:
 
 
 def _moved(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
-    k = int(round(length)) | 1
-    kernel = np.zeros((k, k), np.float32)
-    kernel[k // 2, :] = 1
-    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), degrees, 1.0), (k, k))
-    return cv2.filter2D(img, -1, kernel / kernel.sum())
+    return smear(img, int(round(length)) | 1, degrees)
 
 
 def test_a_sharp_photo_is_not_blurred(table):
