@@ -36,8 +36,8 @@ from vision.quad import box_iou as iou
 IOU_THRESHOLD = 0.5
 MISSED, EXTRA = "missed", "extra"
 
-#: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...].
-#: a recogniser gives an image's predicted tiles, or {"tiles": [...], "blurred": bool}
+#: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...],
+#: or to {"tiles": [...], "blurred": bool} when it can also tell a blurred photo (recognize_path).
 Recognizer = Callable[[Path], "list | dict"]
 
 
