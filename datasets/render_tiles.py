@@ -200,6 +200,35 @@ def random_style(rng: np.random.Generator, art: str | None = None) -> TileStyle:
     )
 
 
+#: Faces of lacquered, jade-like or coloured tile sets: dark, light marks on them.
+_DARK_FACES = [
+    (30, 95, 70), (20, 70, 55), (140, 25, 30), (110, 20, 25), (25, 25, 30), (25, 35, 85),
+    (70, 45, 30), (20, 90, 100), (60, 30, 80), (90, 95, 40),
+]
+
+
+def dark_style(rng: np.random.Generator) -> TileStyle:
+    """A procedural tile set with dark faces and light marks (lacquer, jade, black): few sets,
+    but a localiser that learnt pale faces alone misses them.  Drawn after `random_style`'s
+    draws, so other styles' random sequences stay as they were."""
+    base = random_style(rng)
+    face = _jitter(rng, _DARK_FACES[rng.integers(len(_DARK_FACES))], 12)
+    light = lambda options, amount: _jitter(rng, options[rng.integers(len(options))], amount)  # noqa: E731
+    ink = light([(240, 238, 228), (225, 200, 120), (250, 250, 250)], 10)
+    rim_kind = rng.random()
+    rim = (base.back if rim_kind < 0.4 else _jitter(rng, tuple(int(c * 0.8) for c in face), 8) if rim_kind < 0.7
+           else light([(235, 230, 215), (245, 245, 240)], 10))  # an ivory body round a coloured face
+    marks = {
+        "red": light([(245, 120, 110), (250, 170, 60), (240, 90, 90)], 20),
+        "green": light([(140, 230, 150), (120, 210, 190), (190, 235, 120)], 20),
+        "blue": light([(140, 190, 250), (170, 200, 240), (120, 220, 240)], 20),
+        "bonus_colour": light([(250, 220, 120), (170, 235, 170), (245, 170, 160)], 20),
+    }
+    if rng.random() < 0.3:  # every mark in the one light colour, as many lacquered sets paint them
+        marks = dict.fromkeys(marks, ink)
+    return replace(base, face=face, rim=rim, ink=ink, **marks)
+
+
 # --------------------------------------------------------------------------------- drawing
 _SS = 3  # supersampling factor
 

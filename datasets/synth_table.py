@@ -26,7 +26,7 @@ import numpy as np
 
 from datasets.backgrounds import random_surface
 from datasets.props import draw_props
-from datasets.render_tiles import random_style, render_tile
+from datasets.render_tiles import dark_style, random_style, render_tile
 from scoring.tiles import BACK, BONUS, KINDS, format_tiles
 
 SEATS = ("E", "S", "W", "N")
@@ -316,15 +316,19 @@ class SynthTable:
 def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None = None,
                single: bool | None = None, camera_seat: str = "E", tilt: float | None = None,
                rotate: float | None = None, surface: str | None = None,
-               ruleset: str = "pung-chow", hands: list[Hand] | None = None, props: bool = False) -> SynthTable:
+               ruleset: str = "pung-chow", hands: list[Hand] | None = None, props: bool = False,
+               dark: bool = False) -> SynthTable:
     """One synthetic table photo with its ground truth (`hands` to lay out given hands; `props`:
-    dice, scoring sticks, coins or chips lie where no tile does, datasets.props)."""
+    dice, scoring sticks, coins or chips lie where no tile does, datasets.props; `dark`: a
+    procedural set with dark faces, `render_tiles.dark_style`)."""
+    if dark and art is not None:
+        raise ValueError(f"dark faces are procedural: art {art!r} cannot have them")
     if hands is not None:
         single = len(hands) == 1
     single = bool(rng.random() < 0.15) if single is None else single
     seats = (camera_seat,) if single else SEATS
     hands = hands if hands is not None else deal(rng, seats)
-    style = random_style(rng, art=art)
+    style = dark_style(rng) if dark else random_style(rng, art=art)
     tw = 48.0
     placed, canvas = layout_table(hands, rng, tw, camera_seat, single)
     ow, oh = out_size
@@ -404,11 +408,19 @@ def main(argv=None) -> int:
     ap.add_argument("--height", type=int, default=1200)
     ap.add_argument("--props", action="store_true",
                     help="dice, scoring sticks, coins or chips on each table where no tile lies")
+    ap.add_argument("--dark-faces", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the procedural tables get a set with dark faces and light "
+                         "marks (for training the localiser; default 0)")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.dark_faces <= 1.0:
+        ap.error(f"--dark-faces must be a share from 0 to 1, not {args.dark_faces}")
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     for i in range(args.count):
-        t = make_table(rng, (args.width, args.height), art=_pick_art(rng, args.art), props=args.props)
+        art = _pick_art(rng, args.art)
+        # drawn only when asked for, so that tables made without it keep their random draws
+        dark = art is None and args.dark_faces > 0 and bool(rng.random() < args.dark_faces)
+        t = make_table(rng, (args.width, args.height), art=art, props=args.props, dark=dark)
         name = f"table_{i:04d}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), t.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (args.out / f"{name}.json").write_text(json.dumps({"image": f"{name}.jpg", **t.truth()}))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from datasets import augment, kmahjongg_art, tile_art
-from datasets.render_tiles import cjk_fonts, contact_sheet, random_style, render_tile
+from datasets.render_tiles import cjk_fonts, contact_sheet, dark_style, random_style, render_tile
 from models.preprocess import INPUT_H, INPUT_W, CropError, preprocess_batch, to_input_image
 from scoring.tiles import BACK, CLASSES
 
@@ -39,6 +39,29 @@ def test_faces_differ_and_backs_are_plain():
     assert np.abs(faces["1m"] - faces["2m"]).mean() > 1
     assert np.abs(faces["1p"] - faces[BACK]).mean() > 10
 
+
+
+def test_dark_styles_have_dark_faces_and_light_marks():
+    def luma(rgb):
+        return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        style = dark_style(rng)
+        assert luma(style.face) < 110 and luma(style.ink) > 180
+        grey = cv2.cvtColor(render_tile("7z", style, rng, (48, 64)), cv2.COLOR_BGR2GRAY)
+        face = grey[8:-8, 6:-6]
+        # most of the face is the dark ground; the character is drawn lighter than it
+        assert np.median(face) < 120 and np.percentile(face, 99) > np.median(face) + 60
+
+
+def test_synthetic_tables_with_dark_faces_are_procedural(tmp_path):
+    from datasets.synth_table import main as synth_main, make_table
+
+    with pytest.raises(ValueError, match="dark faces are procedural"):
+        make_table(np.random.default_rng(0), (640, 480), art="gnome-smooth", dark=True)
+    with pytest.raises(SystemExit):
+        synth_main([str(tmp_path), "--count", "1", "--dark-faces", "1.5"])
 
 def test_renderer_is_deterministic_for_a_seed():
     a = render_tile("7z", random_style(np.random.default_rng(5)), np.random.default_rng(6))
