@@ -21,7 +21,7 @@ def test_tiny_localiser_train_export_and_onnx_parity(tmp_path):
     synth_main([str(tables), "--count", "2", "--width", "480", "--height", "360", "--seed", "3"])
     out = tmp_path / "loc.onnx"
     assert train_main(["--synth", str(tables), "--check", str(tables), "--steps", "3", "--batch", "2",
-                       "--no-photos", "--out", str(out)]) == 0
+                       "--no-photos", "--text-share", "0.5", "--out", str(out)]) == 0
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["steps"] == 3 and meta["trained_on"] == {"hust_riichi_train_photos": 0, "synthetic_tables": 2}
     assert "blob_margin" in meta and "2 check tables" in meta["blob_margin_measured_on"]
@@ -36,3 +36,20 @@ def test_tiny_localiser_train_export_and_onnx_parity(tmp_path):
     got = TileLocalizer(out).heatmap(img)
     assert got.shape == expected.shape == (80, 112)
     assert np.allclose(expected, got, atol=1e-4), float(np.abs(expected - got).max())
+
+
+def test_lettering_laid_over_a_crop_is_marked_as_no_tile():
+    """The captions of a poster are no tile: where the letters go, the target is cleared."""
+    from vision.train_localizer import CROP, _lettering
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        x = np.full((CROP, CROP, 3), (90, 120, 60), np.uint8)
+        y = np.ones((CROP // 2, CROP // 2), np.float32)
+        _lettering(rng, x, y)
+        changed = np.any(x != (90, 120, 60), axis=2)
+        assert changed.any()
+        # every changed pixel lies where the target was cleared (at half size)
+        ys, xs = np.nonzero(changed)
+        assert not y[ys // 2, xs // 2].any()
+        assert y.any()  # the rest of the crop keeps its target
