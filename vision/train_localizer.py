@@ -12,8 +12,8 @@ its face shrunk to CORE about its centre, drawn at half resolution.
 
 (the committed model: 1.6 minutes of tables, 32.4 minutes of training on 2 cores, 2026-11-24).
 
-Its tables' tile sets all have pale faces, and it finds about half the tiles of a set with dark
-faces (KMahjongg's red `jade`).  `synth_table --dark-faces SHARE` adds such sets
+Its procedural tile sets all have pale faces (of the packaged ones only KMahjongg's red `jade`,
+a ninth of them, has dark faces), and it finds about half the tiles of such a set.  `synth_table --dark-faces SHARE` adds such sets
 (`datasets.render_tiles.dark_style`), and `--text-share` lays light lettering over that share of
 the crops as no tile (a net that knows dark faces took a poster's white captions for tiles).
 Two nets trained so on 2026-11-28 (`--dark-faces` 0.3 on all three folders; 0.2 on T1 and T2
