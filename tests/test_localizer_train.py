@@ -53,3 +53,33 @@ def test_lettering_laid_over_a_crop_is_marked_as_no_tile():
         ys, xs = np.nonzero(changed)
         assert not y[ys // 2, xs // 2].any()
         assert y.any()  # the rest of the crop keeps its target
+
+
+def test_a_net_started_from_an_export_answers_as_the_export(tmp_path):
+    """--init-onnx: the export's folded weights loaded back give the export's heatmap, and the
+    net's batch norms are handed back to be kept at their statistics while it learns on."""
+    from pathlib import Path
+
+    from vision.localizer import MODEL_PATH
+    from vision.train_localizer import _load_onnx_weights
+
+    net = build_net()
+    frozen = _load_onnx_weights(net, Path(MODEL_PATH))
+    assert len(frozen) == 15 and all(isinstance(b, torch.nn.BatchNorm2d) for b in frozen)
+    net.eval()
+    img = np.random.default_rng(0).integers(0, 255, (96, 128, 3), dtype=np.uint8)
+    x = ((img[:, :, ::-1] / 255.0 - MEAN) / STD).transpose(2, 0, 1)[None].astype(np.float32)
+    with torch.no_grad():
+        expected = torch.sigmoid(net(torch.from_numpy(x))).numpy()[0, 0]
+    got = TileLocalizer(MODEL_PATH).heatmap(img)
+    assert np.allclose(expected, got, atol=1e-4), float(np.abs(expected - got).max())
+
+    other = tmp_path / "other.onnx"
+    import onnx
+
+    model = onnx.load(str(MODEL_PATH))
+    conv = next(n for n in model.graph.node if n.op_type == "Conv")
+    model.graph.node.remove(conv)
+    onnx.save(model, str(other))
+    with pytest.raises(SystemExit, match="not this net's export"):
+        _load_onnx_weights(build_net(), other)

@@ -18,7 +18,8 @@ a ninth of them, has dark faces), and it finds about half the tiles of such a se
 the crops as no tile (a net that knows dark faces took a poster's white captions for tiles).
 Two nets trained so on 2026-11-28 (`--dark-faces` 0.3 on all three folders; 0.2 on T1 and T2
 with `--text-share 0.15`) found the dark sets but lost tiles of pale sets on checked cloths and
-in steep rows that this one finds, so they were not adopted (docs/history.md).
+in steep rows that this one finds, and so did this net fine-tuned with them (`--init-onnx`), so
+none was adopted (docs/history.md).
 
 After training, the blob margin (how far the net's blobs spill past the true tile cores) is
 measured on the hust-riichi VALIDATION photos and the `--check` tables, so that the tiles found
@@ -233,6 +234,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--resume", type=Path, default=None, help="a .pt checkpoint to continue from")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from an exported net (its batch norms folded into the convolutions; "
+                         "they are then kept at their statistics, learning scale and shift only)")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     ap.add_argument("--synth-share", type=float, default=0.5,
@@ -267,6 +271,7 @@ def main(argv=None) -> int:
     net = build_net()
     if args.resume:
         net.load_state_dict(torch.load(args.resume))
+    frozen_norms = _load_onnx_weights(net, args.init_onnx) if args.init_onnx else []
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     t0, step = time.time(), 0
     budget = args.minutes * 60
@@ -282,6 +287,8 @@ def main(argv=None) -> int:
             ys.append(y)
         x = torch.from_numpy(np.stack(xs))
         y = torch.from_numpy(np.stack(ys))[:, None]
+        for bn in frozen_norms:
+            bn.eval()
         logits = net(x)
         bce = torch.nn.functional.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor(2.0))
         p = torch.sigmoid(logits)
@@ -306,6 +313,45 @@ def main(argv=None) -> int:
         "steps": step, "batch": args.batch}, indent=1) + "\n")
     print(f"wrote {args.out} after {step} steps")
     return _calibrate(args.out, args.check, photos=not args.no_photos)
+
+
+def _load_onnx_weights(net, path: Path) -> list:
+    """Load an exported net's weights into `net`: the export folds each batch norm into the
+    convolution before it, so each norm is set to pass its input through (mean 0, variance 1 less
+    its epsilon, scale 1) with the folded bias as its shift, and returned to be kept in eval mode."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    modules = [m for m in net.modules() if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d))]
+    pairs = []
+    for i, m in enumerate(modules):
+        if isinstance(m, torch.nn.Conv2d):
+            bn = modules[i + 1] if i + 1 < len(modules) and isinstance(modules[i + 1], torch.nn.BatchNorm2d) else None
+            pairs.append((m, bn))
+    if len(pairs) != len(convs):
+        raise SystemExit(f"{path} has {len(convs)} convolutions, the net {len(pairs)}: not this net's export")
+    frozen = []
+    with torch.no_grad():
+        for (conv, bn), node in zip(pairs, convs):
+            w = torch.from_numpy(init[node.input[1]].copy())
+            b = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(w.shape[0])
+            if conv.weight.shape != w.shape:
+                raise SystemExit(f"{path}: a convolution of shape {tuple(w.shape)} where the net has "
+                                 f"{tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            if bn is None:
+                conv.bias.copy_(b)
+                continue
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            frozen.append(bn)
+    return frozen
 
 
 def _calibrate(model: Path, check: list[Path], photos: bool = True) -> int:
