@@ -35,12 +35,6 @@ BLURS = [("sharp", 0.0)] + [("gaussian", r) for r in (0.02, 0.035, 0.05, 0.07)] 
         [("smear", r) for r in (0.1, 0.2, 0.3)]
 
 
-def _tile_width(table) -> float:
-    sides = [min(np.linalg.norm(np.subtract(t["quad"][1], t["quad"][0])),
-                 np.linalg.norm(np.subtract(t["quad"][2], t["quad"][1]))) for t in table.tiles]
-    return float(np.median(sides))
-
-
 def _recognition_benchmark():
     """benchmarks/recognition.py as a module (benchmarks/ is no package)."""
     spec = importlib.util.spec_from_file_location("recognition_benchmark", Path(__file__).with_name("recognition.py"))
@@ -66,7 +60,7 @@ def run(tables: int, seed: int) -> list[dict]:
         size = SIZES[i % len(SIZES)]
         art = None if i % 2 else styles[int(rng.integers(len(styles)))]
         table = make_table(rng, size, art=art)
-        width = _tile_width(table)
+        width = table.tile_width()
         for kind, share in BLURS:
             if kind == "sharp":
                 img = table.image

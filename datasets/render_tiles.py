@@ -216,8 +216,12 @@ def dark_style(rng: np.random.Generator) -> TileStyle:
     light = lambda options, amount: _jitter(rng, options[rng.integers(len(options))], amount)  # noqa: E731
     ink = light([(240, 238, 228), (225, 200, 120), (250, 250, 250)], 10)
     rim_kind = rng.random()
-    rim = (base.back if rim_kind < 0.4 else _jitter(rng, tuple(int(c * 0.8) for c in face), 8) if rim_kind < 0.7
-           else light([(235, 230, 215), (245, 245, 240)], 10))  # an ivory body round a coloured face
+    if rim_kind < 0.4:  # the body in the back's colour
+        rim = base.back
+    elif rim_kind < 0.7:  # a darker rim of the face's colour
+        rim = _jitter(rng, tuple(int(c * 0.8) for c in face), 8)
+    else:  # an ivory body round a coloured face
+        rim = light([(235, 230, 215), (245, 245, 240)], 10)
     marks = {
         "red": light([(245, 120, 110), (250, 170, 60), (240, 90, 90)], 20),
         "green": light([(140, 230, 150), (120, 210, 190), (190, 235, 120)], 20),

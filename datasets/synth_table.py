@@ -307,6 +307,12 @@ class SynthTable:
     camera_seat: str
     props: list[dict] = field(default_factory=list)  # kind, quad, box: things that are no tile
 
+    def tile_width(self) -> float:
+        """The median of the tiles' shorter sides in the photo, in pixels (face-down ones too)."""
+        return float(np.median([min(np.linalg.norm(np.subtract(t["quad"][1], t["quad"][0])),
+                                    np.linalg.norm(np.subtract(t["quad"][2], t["quad"][1])))
+                                for t in self.tiles]))
+
     def truth(self) -> dict:
         return {"tiles": self.tiles, "case": self.case, "camera_seat": self.camera_seat,
                 "width": int(self.image.shape[1]), "height": int(self.image.shape[0]),

@@ -23,10 +23,6 @@ def _faces(table):
     return [TileQuad(np.float32(t["quad"])) for t in table.tiles if not t["face_down"]]
 
 
-def _tile_width(table) -> float:
-    return float(np.median([min(q.width, q.height) for q in _faces(table)]))
-
-
 def _moved(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
     return smear(img, int(round(length)) | 1, degrees)
 
@@ -38,7 +34,7 @@ def test_a_sharp_photo_is_not_blurred(table):
 
 
 def test_blur_grows_with_the_spread_and_passes_the_mark_where_tiles_are_misread(table):
-    width = _tile_width(table)
+    width = table.tile_width()
     spreads = [tile_blur(cv2.GaussianBlur(table.image, (0, 0), share * width), _faces(table)).of_tile
                for share in (0.02, 0.04, 0.07)]
     assert spreads == sorted(spreads)
@@ -49,7 +45,7 @@ def test_blur_grows_with_the_spread_and_passes_the_mark_where_tiles_are_misread(
 @pytest.mark.parametrize("degrees", [0.0, 37.0, 100.0])
 def test_a_moved_camera_is_measured_along_its_smear(table, degrees):
     """Edges lying along the smear stay sharp: the measure must find the smear's direction."""
-    blur = tile_blur(_moved(table.image, 0.3 * _tile_width(table), degrees), _faces(table))
+    blur = tile_blur(_moved(table.image, 0.3 * table.tile_width(), degrees), _faces(table))
     assert blurred(blur), blur
 
 
@@ -83,7 +79,7 @@ def test_recognize_warns_of_a_blurred_photo_and_not_of_a_sharp_one(table):
     sharp = recognize(table.image, classifier=truth)
     assert any(w.startswith("low confidence") for w in sharp.warnings)
     assert not [w for w in sharp.warnings if "blurred" in w]
-    shaken = recognize(_moved(table.image, 0.3 * _tile_width(table), 20.0), classifier=truth)
+    shaken = recognize(_moved(table.image, 0.3 * table.tile_width(), 20.0), classifier=truth)
     # first: it explains whatever the other warnings say of the tiles
     assert shaken.warnings[0].startswith("the photo is blurred") and "take the photo again" in shaken.warnings[0]
     assert shaken.blurred and not sharp.blurred  # what batch validation reports per image

@@ -153,6 +153,7 @@ class _Lines:
     median width and height of i's line's tiles, itself among them."""
 
     mates: np.ndarray
+    members: np.ndarray  # mates, each tile among its own
     gap: np.ndarray
     width: np.ndarray
     height: np.ndarray
@@ -166,7 +167,7 @@ class _Lines:
                  & (vertical[:, None] == vertical[None, :]))
         np.fill_diagonal(mates, False)
         members = mates | np.eye(len(centers), dtype=bool)  # its line's tiles and itself
-        return cls(mates, gap, np.nanmedian(np.where(members, w[None, :], np.nan), axis=1),
+        return cls(mates, members, gap, np.nanmedian(np.where(members, w[None, :], np.nan), axis=1),
                    np.nanmedian(np.where(members, h[None, :], np.nan), axis=1))
 
 
@@ -174,10 +175,8 @@ def _row_slack(lines: _Lines) -> np.ndarray:
     """Per tile: the gap its line's tiles keep to their nearest neighbour (the median, over the
     tiles of its orientation on its line, of each one's smallest gap; negative when touching
     tiles' outlines overlap), 0 when its size is over ROW_SLACK of their median width."""
-    mates = lines.mates
-    nearest = np.where(mates, lines.gap, np.inf).min(axis=1)
-    members = mates | np.eye(len(mates), dtype=bool)  # its line's tiles and itself
-    seen = members & np.isfinite(nearest)[None, :]
+    nearest = np.where(lines.mates, lines.gap, np.inf).min(axis=1)
+    seen = lines.members & np.isfinite(nearest)[None, :]
     gaps = np.where(seen, nearest[None, :], np.nan)
     gaps[~seen.any(axis=1)] = 0.0  # a lone tile: no gap to take a median of
     median = np.nanmedian(gaps, axis=1)

@@ -13,9 +13,10 @@ its face shrunk to CORE about its centre, drawn at half resolution.
 (the committed model: 1.6 minutes of tables, 32.4 minutes of training on 2 cores, 2026-11-24).
 
 Its procedural tile sets all have pale faces (of the packaged ones only KMahjongg's red `jade`,
-a ninth of them, has dark faces), and it finds about half the tiles of such a set.  `synth_table --dark-faces SHARE` adds such sets
-(`datasets.render_tiles.dark_style`), and `--text-share` lays light lettering over that share of
-the crops as no tile (a net that knows dark faces took a poster's white captions for tiles).
+a ninth of them, has dark faces), and it finds about half the tiles of such a set.
+`synth_table --dark-faces SHARE` adds such sets (`datasets.render_tiles.dark_style`), and
+`--text-share` lays light lettering over that share of the crops as no tile (a net that knows
+dark faces took a poster's white captions for tiles).
 Two nets trained so on 2026-11-28 (`--dark-faces` 0.3 on all three folders; 0.2 on T1 and T2
 with `--text-share 0.15`) found the dark sets but lost tiles of pale sets on checked cloths and
 in steep rows that this one finds, and so did this net fine-tuned with them (`--init-onnx`), so
