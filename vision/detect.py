@@ -63,6 +63,25 @@ SPLIT_COUNT = 1.4
 SPLIT_WIDTH = 0.85
 #: tiles under this many pixels wide at a look are specks: too small to measure
 MIN_MEASURE = 8.0
+#: finds fewer than a whole table's tiles (four hands of 13), or whose pixels at the first look
+#: have a median grey level under DARK_FINDS, send a first look at the photo's negative
+#: (find_tiles): a table of pale tiles is found whole and costs no second look (a first look at
+#: a 12 MP photo's preview: about 15 ms).  On synthetic tables (seed 9, 1280x960 to 4000x3000)
+#: the first look's finds had a median grey of 125-250 on pale sets, 41-142 on dark ones, whose
+#: finds of light marks can outnumber a table's tiles
+NEGATIVE_BELOW = 52
+DARK_FINDS = 150
+#: the negative's first look must find at least NEGATIVE_MORE times the first look's tiles and
+#: NEGATIVE_EXTRA more, marks on the other side's tiles not counted (_clearly_more).  Chosen on
+#: synthetic tables (seeds 3, 5 and 9) and the hust-riichi train and validation photos
+NEGATIVE_MORE = 1.2
+NEGATIVE_EXTRA = 2
+#: and at least this many: fewer say nothing of a set (two shapes in the negative of a
+#: hust-riichi validation photo of a keyboard and no tile, read with some confidence)
+NEGATIVE_MIN = 4
+#: a find inside another whose shorter side is this many times its longer side is a mark on
+#: that tile
+MARK_SIDE = 1.5
 def _consistent(quads: list[TileQuad]) -> bool:
     """Tiles of one set are one size; specks found in a busy picture are not."""
     widths = np.array([q.width for q in quads])
@@ -345,18 +364,91 @@ def _first_looks(loc, pyr: Pyramid, scales: list[float], boxes: list[list[float]
     return {i: pool.submit(lambda i=i: _look(loc, pyr, scales[i], tuple(boxes[i]))) for i in range(len(boxes))}
 
 
+class TileFinds(NamedTuple):
+    """The tiles found, and whether they were found in the photo's negative (a set with dark
+    faces).  `in_photo`: the finds in the photo itself (the same list when `negative` is
+    False), for a caller that finds the negative's tiles unreadable (vision.recognize)."""
+
+    quads: list[TileQuad]
+    negative: bool
+    in_photo: list[TileQuad]
+
+
 def find_tile_quads(img, localizer=None) -> list[TileQuad]:
-    """Tile quads in the image's pixels.  A first look at a small size measures the tiles and
-    marks their places.  If it saw nothing, or specks too small to measure, a closer look at
-    twice the size finds them at those places.  Then, while the tiles found are far from
-    TILE_W_TARGET pixels wide, the next look is at the size that makes them so, round the tiles
-    found (or at the first look's places); tiles seen too small come out too big (touching
-    cores run together), so a look may need another."""
+    """Tile quads in the image's pixels (find_tiles, without saying in which polarity)."""
+    return find_tiles(img, localizer).quads
+
+
+def find_tiles(img, localizer=None) -> TileFinds:
+    """The tiles in the photo (`img`: a BGR array, or a vision.io.PendingPhoto still decoding).
+    The localiser was trained on pale faces: on a set with dark faces and light marks it lights
+    up the marks and finds a third of the tiles, where in the photo's negative it finds nearly
+    all (KMahjongg's jade set at 2000x1500: 272 of 554 tiles, and 548 in the negative).  So
+    when the finds are fewer than a whole table's (NEGATIVE_BELOW) or dark (DARK_FINDS), the
+    negative gets a first look too, and when that look finds clearly more tiles than the
+    photo's first look did (_clearly_more), the tiles are found in the negative."""
     loc = localizer or default_localizer()
-    h, w = img.shape[:2]  # img: a BGR array, or a vision.io.PendingPhoto still decoding
-    first = scale = FIRST_LOOK / max(h, w)
+    h, w = img.shape[:2]
+    scale = FIRST_LOOK / max(h, w)
     pyr = Pyramid(img)
-    quads, prob = _look(loc, pyr, scale)
+    first = _look(loc, pyr, scale)
+    quads = _found(loc, pyr, scale, *first)
+    if len(quads) >= NEGATIVE_BELOW and _grey_inside(pyr, scale, first[0]) >= DARK_FINDS:
+        return TileFinds(quads, False, quads)
+    neg = pyr.negative()
+    first_neg = _look(loc, neg, scale)
+    if not _clearly_more(first_neg[0], first[0]):
+        return TileFinds(quads, False, quads)
+    in_negative = _found(loc, neg, scale, *first_neg)
+    if _own_count(in_negative, quads) > _own_count(quads, in_negative):
+        return TileFinds(in_negative, True, quads)
+    return TileFinds(quads, False, quads)
+
+
+def _grey_inside(pyr: Pyramid, scale: float, quads: list[TileQuad]) -> float:
+    """The median grey level of the pixels inside the finds, at the look's level (255 when
+    there are none)."""
+    if not quads:
+        return 255.0
+    lv, fx, fy = pyr.level(scale)
+    mask = np.zeros(lv.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(q.corners / (fx, fy)).astype(np.int32) for q in quads], 1)
+    grey = cv2.cvtColor(lv, cv2.COLOR_BGR2GRAY)[mask > 0]
+    return float(np.median(grey)) if grey.size else 255.0
+
+
+def _clearly_more(negative: list[TileQuad], positive: list[TileQuad]) -> bool:
+    """Whether the negative's first look found clearly more tiles than the photo's: at least
+    NEGATIVE_MIN, NEGATIVE_MORE times as many and NEGATIVE_EXTRA more, counting on each side
+    only the finds that are no mark on a tile the other side found (_marks_on): the dots of a
+    pale tile's face are light discs in the negative, and the light marks of a dark face are
+    what the photo's look finds."""
+    own = _own_count(negative, positive)
+    return own >= NEGATIVE_MIN and own >= NEGATIVE_MORE * _own_count(positive, negative) + NEGATIVE_EXTRA
+
+
+def _own_count(finds: list[TileQuad], others: list[TileQuad]) -> int:
+    """How many of the finds are no mark on a tile of `others` (_marks_on)."""
+    return len(finds) - len(_marks_on(finds, others))
+
+
+def _marks_on(finds: list[TileQuad], others: list[TileQuad]) -> list[TileQuad]:
+    """The finds whose centre lies inside one of `others` whose shorter side is at least
+    MARK_SIDE times their longer side (a tile inside a run of tiles found as one is no mark)."""
+    return [q for q in finds if any(min(o.width, o.height) >= MARK_SIDE * max(q.width, q.height)
+                                    and _inside_quad(q, o) for o in others)]
+
+
+def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndarray | None) -> list[TileQuad]:
+    """Tile quads in the photo's pixels, from the first look at a small size (at scale `first`:
+    its finds and heatmap), which measures the tiles and marks their places.  If it saw
+    nothing, or specks too small to measure, a closer look at twice the size finds them at
+    those places.  Then, while the tiles found are far from TILE_W_TARGET pixels wide, the next
+    look is at the size that makes them so, round the tiles found (or at the first look's
+    places); tiles seen too small come out too big (touching cores run together), so a look may
+    need another."""
+    h, w = pyr.shape[:2]
+    scale = first
     marked: dict = {}
 
     def where(new_scale: float):

@@ -35,6 +35,7 @@ class Pyramid:
         self.shape = img.shape
         self.levels: dict[int, np.ndarray] = {}
         self._photo = None
+        self._positive: Pyramid | None = None
         if isinstance(img, np.ndarray):
             self.levels[0] = img
         else:
@@ -46,13 +47,24 @@ class Pyramid:
     def _get(self, k: int) -> np.ndarray:
         """Level k, halved down from the nearest level above it (the photo itself: level 0)."""
         if k not in self.levels:
-            if k == 0:
+            if self._positive is not None:
+                self.levels[k] = cv2.bitwise_not(self._positive._get(k))
+            elif k == 0:
                 self.levels[0] = self._photo.result()
             else:
                 prev = self._get(k - 1)
                 self.levels[k] = cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2),
                                             interpolation=cv2.INTER_AREA)
         return self.levels[k]
+
+    def negative(self) -> Pyramid:
+        """The same photo as its negative, each level made from this pyramid's as needed (so a
+        look at a small size negates only that level).  A tile set with dark faces and light
+        marks is, in the negative, a pale set with dark marks: what the localiser was trained
+        on (vision.detect.find_tiles)."""
+        neg = Pyramid.__new__(Pyramid)
+        neg.shape, neg.levels, neg._photo, neg._positive = self.shape, {}, None, self
+        return neg
 
     def level(self, scale: float) -> tuple[np.ndarray, float, float]:
         """(image, fx, fy): the level for a look at `scale`, fx/fy photo pixels per its pixel."""

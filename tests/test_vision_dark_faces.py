@@ -1,0 +1,112 @@
+"""Tile sets with dark faces and light marks: found in the photo's negative (vision.detect.find_tiles),
+read from the photo itself, and given up for the photo's own finds when the classifier cannot
+read them (a keyboard's keys are dark with light marks too)."""
+
+from __future__ import annotations
+
+import importlib
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.synth_table import Hand, TruthClassifier, make_table
+from models.classifier import Prediction
+from vision import detect
+from vision.detect import TileFinds, find_tiles
+from vision.pyramid import Pyramid
+from vision.quad import TileQuad
+
+from test_vision_detect import _recall
+
+SIZE = (1600, 1200)
+
+
+def _box_quad(x, y, w, h) -> TileQuad:
+    return TileQuad(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32), seen_width=w)
+
+
+def test_the_negative_pyramid_holds_each_level_negated():
+    img = np.random.default_rng(0).integers(0, 256, (600, 800, 3), dtype=np.uint8)
+    pyr = Pyramid(img)
+    neg = pyr.negative()
+    for scale in (1.0, 0.4, 0.2):
+        lv, fx, fy = neg.level(scale)
+        mine, gx, gy = pyr.level(scale)
+        assert (fx, fy) == (gx, gy)
+        assert np.array_equal(lv, cv2.bitwise_not(mine))
+
+
+@pytest.mark.parametrize("seed", [4, 3])  # a whole table; one player's 15 tiles
+def test_a_set_with_dark_faces_is_found_in_the_photos_negative(seed):
+    """The localiser, trained on pale faces, finds a tile or two of a dark set and nearly all
+    of them in the negative."""
+    table = make_table(np.random.default_rng(seed), SIZE, dark=True)
+    truth = [t["box"] for t in table.tiles]
+    finds = find_tiles(table.image)
+    assert finds.negative
+    recall, extra = _recall(truth, [q.box for q in finds.quads])
+    assert recall == 1.0 and extra == 0, (recall, extra)
+    assert _recall(truth, [q.box for q in finds.in_photo])[0] < 0.1
+
+
+def test_a_dark_set_is_laid_out_as_a_pale_one():
+    """Found in the negative, the dark set's seats come out right (with the true codes: the
+    classifier has not learnt procedural dark faces)."""
+    table = make_table(np.random.default_rng(4), SIZE, dark=True)
+    rec = importlib.import_module("vision.recognize").recognize(table.image, classifier=TruthClassifier(table.tiles))
+    assert len(rec.tiles) == len(table.tiles)
+    assert not any("no tiles" in w for w in rec.warnings)
+    for seat in "ESWN":
+        assert sum(t.seat == seat for t in rec.tiles) == sum(t["seat"] == seat for t in table.tiles)
+
+
+@pytest.mark.parametrize("single", [False, True])
+def test_a_pale_set_is_found_in_the_photo_itself(single):
+    """A whole table of pale tiles needs no look at the negative; one player's tiles alone
+    (fewer than a table's) get one, and the photo's finds stand."""
+    hands = [Hand("E", ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "2z", "5z", "5z"],
+                  [], winner=True, winning_tile="5z", win_by="discard")] if single else None
+    table = make_table(np.random.default_rng(21), SIZE, hands=hands)
+    finds = find_tiles(table.image)
+    assert not finds.negative
+    assert finds.quads is finds.in_photo
+
+
+def test_marks_on_a_tile_are_told_from_tiles_in_a_run_found_as_one():
+    """A pale tile's dots are light discs in the negative, found inside the tile: marks.  The
+    tiles of a run the other look found as one block are no marks on it."""
+    tile = _box_quad(100, 100, 60, 80)
+    dots = [_box_quad(110 + 20 * k, 120, 14, 14) for k in range(2)]
+    run = _box_quad(300, 100, 180, 80)
+    tiles = [_box_quad(300 + 60 * k, 100, 60, 80) for k in range(3)]
+    assert detect._marks_on(dots, [tile]) == dots
+    assert detect._marks_on(tiles, [run]) == []
+    assert detect._own_count(dots + tiles, [tile, run]) == 3
+
+
+class _Reading:
+    """A classifier that reads every crop as 1m with one confidence."""
+
+    def __init__(self, confidence: float):
+        self.confidence = confidence
+
+    def classify(self, crops):
+        return [Prediction("1m", self.confidence, []) for _ in crops]
+
+
+@pytest.mark.parametrize("confidence, from_negative", [(0.9, True), (0.2, False)])
+def test_finds_of_the_negative_stand_only_when_the_classifier_reads_them(monkeypatch, confidence, from_negative):
+    """A keyboard's keys are dark with light marks: in six hust-riichi photos of no tile they
+    were found in the negative and read at a median confidence of 0.11-0.29, dark-faced tiles
+    at 0.73-0.97.  Under NEGATIVE_READ the photo's own finds stand."""
+    recognize_module = importlib.import_module("vision.recognize")
+    table = make_table(np.random.default_rng(21), SIZE)
+    real = find_tiles(table.image)
+    row = [q for q in real.quads if q.center[1] > np.median([p.center[1] for p in real.quads])]
+    mine = [q for q in real.quads if not any(q is r for r in row)]
+    monkeypatch.setattr(recognize_module, "find_tiles", lambda photo, localizer=None: TileFinds(row, True, mine))
+    rec = recognize_module.recognize(table.image, classifier=_Reading(confidence), tile_check=False)
+    centres = sorted(tuple(np.round(t.quad.center)) for t in rec.tiles)
+    expected = row if from_negative else mine
+    assert centres == sorted(tuple(np.round(q.center)) for q in expected)
