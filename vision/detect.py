@@ -386,7 +386,8 @@ def find_tiles(img, localizer=None) -> TileFinds:
     all (KMahjongg's jade set at 2000x1500: 272 of 554 tiles, and 548 in the negative).  So
     when the finds are fewer than a whole table's (NEGATIVE_BELOW) or dark (DARK_FINDS), the
     negative gets a first look too, and when that look finds clearly more tiles than the
-    photo's first look did (_clearly_more), the tiles are found in the negative."""
+    photo's first look did (_clearly_more), the tiles are found in the negative; they stand if
+    they outnumber the photo's own finds, marks on each other's tiles not counted."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     scale = FIRST_LOOK / max(h, w)

@@ -50,8 +50,9 @@ SMALL_TILE_PX = 40.0
 NO_TILES_FINDS = 13
 #: tiles found in a photo's negative (vision.detect.find_tiles: a set with dark faces) stand only
 #: when the classifier reads them at a median confidence of this or more; else the photo's own
-#: finds do.  KMahjongg's jade set read at 0.73-0.97 (32 synthetic tables, seeds 3 and 5), the
-#: keys of keyboards in six hust-riichi train and validation photos of no tile at 0.11-0.29
+#: finds do.  KMahjongg's jade set read at 0.73-0.97 (the 24 of 32 synthetic tables, seeds 3 and
+#: 5, found in the negative), the keys of keyboards in six hust-riichi train and validation
+#: photos of no tile at 0.11-0.29
 NEGATIVE_READ = 0.5
 NO_TILES_CONFIDENCE = 0.75
 NO_TILES_SIZE = 0.04

@@ -13,7 +13,8 @@ its face shrunk to CORE about its centre, drawn at half resolution.
 (the committed model: 1.6 minutes of tables, 32.4 minutes of training on 2 cores, 2026-11-24).
 
 Its procedural tile sets all have pale faces (of the packaged ones only KMahjongg's red `jade`,
-a ninth of them, has dark faces), and it finds about half the tiles of such a set.
+a ninth of them, has dark faces), and it finds about half the tiles of such a set; the pipeline
+finds such a set in the photo's negative instead (vision.detect.find_tiles).
 `synth_table --dark-faces SHARE` adds such sets (`datasets.render_tiles.dark_style`), and
 `--text-share` lays light lettering over that share of the crops as no tile (a net that knows
 dark faces took a poster's white captions for tiles).
