@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.tiles import BONUS
@@ -54,6 +55,10 @@ NO_TILES_FINDS = 13
 #: 5, found in the negative), the keys of keyboards in six hust-riichi train and validation
 #: photos of no tile at 0.11-0.29
 NEGATIVE_READ = 0.5
+#: tiles found in the negative, a hand's worth or more (NO_TILES_FINDS), are read in the negative
+#: too, and that reading is kept when its median confidence is higher by this: a dark set the
+#: classifier never learnt reads there as a pale one
+NEGATIVE_READ_GAIN = 0.1
 NO_TILES_CONFIDENCE = 0.75
 NO_TILES_SIZE = 0.04
 
@@ -147,10 +152,17 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t3 = time.perf_counter()
     if crops and clf is None:
         clf = _classifier()
-    layout, preds = _read(clf, img, scale, quads, layout, crops)
+    placed = layout
+    layout, preds = _read(clf, img, scale, quads, placed, crops)
+    if finds.negative and len(placed.quads) >= NO_TILES_FINDS:
+        # a dark set the classifier never learnt may read as a pale one in the negative
+        negative = cv2.bitwise_not(img)
+        again = _read(clf, negative, scale, quads, placed, [upright_crop(negative, q) for q in placed.quads])
+        if _median_confidence(again[1]) > _median_confidence(preds) + NEGATIVE_READ_GAIN:
+            layout, preds = again
     if finds.negative and not _read_surely(preds):
-        # tiles of the negative the classifier cannot read are no dark-faced set (a keyboard's
-        # keys are dark with light marks too): the photo's own finds stand
+        # tiles of the negative the classifier cannot read either way are no dark-faced set (a
+        # keyboard's keys are dark with light marks too): the photo's own finds stand
         quads, layout = _placed(check, img, finds.in_photo, localizer)
         crops = [upright_crop(img, q) for q in layout.quads]
         if crops and clf is None:
@@ -240,10 +252,14 @@ def _read(clf, img: np.ndarray, scale: float, quads: list[TileQuad], layout, cro
     return layout, preds
 
 
+def _median_confidence(preds) -> float:
+    return float(np.median([float(p.confidence) for p in preds])) if preds else 0.0
+
+
 def _read_surely(preds) -> bool:
     """Whether the classifier reads the tiles found in a photo's negative as tiles of a set:
     their median confidence is NEGATIVE_READ or more."""
-    return bool(preds) and float(np.median([float(p.confidence) for p in preds])) >= NEGATIVE_READ
+    return bool(preds) and _median_confidence(preds) >= NEGATIVE_READ
 
 
 def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | None = None):
