@@ -129,22 +129,3 @@ def test_a_dark_set_the_classifier_cannot_read_is_read_in_the_negative():
     rec = recognize_module.recognize(table.image, classifier=_ReadsPaleFaces())
     assert len(rec.tiles) == len(table.tiles)
     assert {t.confidence for t in rec.tiles} == {0.9}
-
-
-def test_one_players_big_dark_tiles_are_found_in_the_negative_when_the_first_looks_tie():
-    """One player's tiles alone are big: the first look at the photo finds each tile's light
-    marks as one blob, as many as the negative's tiles, and only the closer looks see the marks
-    apart.  Dark finds send the negative through the closer looks too, and its tiles outnumber
-    the photo's."""
-    table = make_table(np.random.default_rng(12), SIZE, single=True, dark=True)
-    loc = detect.default_localizer()
-    scale = detect.FIRST_LOOK / max(SIZE)
-    pyr = Pyramid(table.image)
-    first = detect._look(loc, pyr, scale)[0]
-    assert not detect._clearly_more(detect._look(loc, pyr.negative(), scale)[0], first)
-    assert detect._grey_inside(pyr, scale, first) < detect.DARK_FINDS
-    finds = find_tiles(table.image)
-    truth = [t["box"] for t in table.tiles]
-    assert finds.negative
-    assert _recall(truth, [q.box for q in finds.quads]) == (1.0, 0)
-    assert _recall(truth, [q.box for q in finds.in_photo])[0] < 0.7

@@ -64,8 +64,7 @@ SPLIT_WIDTH = 0.85
 #: tiles under this many pixels wide at a look are specks: too small to measure
 MIN_MEASURE = 8.0
 #: finds fewer than a whole table's tiles (four hands of 13), or whose pixels at the first look
-#: have a median grey level under DARK_FINDS (then the negative is looked at closer too), send a
-#: first look at the photo's negative
+#: have a median grey level under DARK_FINDS, send a first look at the photo's negative
 #: (find_tiles): a table of pale tiles is found whole and costs no second look (a first look at
 #: a 12 MP photo's preview: about 15 ms).  On synthetic tables (seed 9, 1280x960 to 4000x3000)
 #: the first look's finds had a median grey of 125-250 on pale sets, 41-142 on dark ones, whose
@@ -387,23 +386,19 @@ def find_tiles(img, localizer=None) -> TileFinds:
     all (KMahjongg's jade set at 2000x1500: 272 of 554 tiles, and 548 in the negative).  So
     when the finds are fewer than a whole table's (NEGATIVE_BELOW) or dark (DARK_FINDS), the
     negative gets a first look too, and when that look finds clearly more tiles than the
-    photo's first look did (_clearly_more), or the finds are dark, the tiles are found in the
-    negative; they stand if they outnumber the photo's own finds, marks on each other's tiles
-    not counted.  (The big tiles of one player alone: the first look at the photo finds each
-    tile's marks as one blob, as many as the negative's tiles, and only the closer looks see
-    them apart.)"""
+    photo's first look did (_clearly_more), the tiles are found in the negative; they stand if
+    they outnumber the photo's own finds, marks on each other's tiles not counted."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     scale = FIRST_LOOK / max(h, w)
     pyr = Pyramid(img)
     first = _look(loc, pyr, scale)
     quads = _found(loc, pyr, scale, *first)
-    dark = _grey_inside(pyr, scale, first[0]) < DARK_FINDS
-    if len(quads) >= NEGATIVE_BELOW and not dark:
+    if len(quads) >= NEGATIVE_BELOW and _grey_inside(pyr, scale, first[0]) >= DARK_FINDS:
         return TileFinds(quads, False, quads)
     neg = pyr.negative()
     first_neg = _look(loc, neg, scale)
-    if not (dark or _clearly_more(first_neg[0], first[0])):
+    if not _clearly_more(first_neg[0], first[0]):
         return TileFinds(quads, False, quads)
     in_negative = _found(loc, neg, scale, *first_neg)
     if _own_count(in_negative, quads) > _own_count(quads, in_negative):
