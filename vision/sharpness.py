@@ -66,7 +66,10 @@ def tile_blur(img: np.ndarray, quads: list[TileQuad]) -> Blur | None:
             changes.append(face)
     if not changes:
         return None
-    along = np.abs(_DIRECTIONS @ np.concatenate(changes, axis=1))  # (directions, pixels)
+    gx, gy = np.concatenate(changes, axis=1)
+    # (directions, pixels), by broadcasting: a matrix product here would wake OpenBLAS's threads,
+    # which then spin for about 0.1 s after it, taking a core from the next photo's work
+    along = np.abs(_DIRECTIONS[:, :1] * gx + _DIRECTIONS[:, 1:] * gy)
     steepest = float(_rank(along, PERCENTILE).min())
     if steepest <= 0:
         return None
