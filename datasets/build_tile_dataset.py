@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from datasets import augment, legibility, tile_art
-from datasets.render_tiles import random_style, render_tile
+from datasets.render_tiles import dark_style, random_style, render_tile
 from models.preprocess import BONUS_INPUT_H, BONUS_INPUT_W, INPUT_C, INPUT_H, INPUT_W, to_input_image
 from scoring.tiles import BACK, BONUS, CLASSES
 
@@ -50,6 +50,9 @@ SMALL_TILE_PX = (18.0, 36.0)
 #: against 83.0% for one trained without, and full-size ones 93.4% against 92.3%; models/README.md)
 BONUS_SMALL = 0.35
 BONUS_SIZE = (BONUS_INPUT_W, BONUS_INPUT_H)
+#: the fraction of the procedural tile sets in the main model's training crops drawn with dark
+#: faces and light marks (`render_tiles.dark_style`: lacquer, jade, black)
+DARK_FACES = 0.0
 
 
 def _body_colours(style) -> tuple:
@@ -59,13 +62,15 @@ def _body_colours(style) -> tuple:
 
 def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac: float = 0.0,
                   strength: float = 1.0, codes: tuple[str, ...] = CLASSES,
-                  size: tuple[int, int] = MAIN_SIZE, judge: bool = False, small: float = 0.0
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  size: tuple[int, int] = MAIN_SIZE, judge: bool = False, small: float = 0.0,
+                  dark: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`n` augmented synthetic crops, classes cycling through `codes` (balanced), `size` = (w, h),
     and whether each is legible: with `judge`, each flower or season is rendered a second time
     with its partner's mark and judged by `datasets.legibility` (no crop changes); all others,
     and every crop without `judge`, count as legible.  `small`: the fraction of crops cut as
-    from a photo whose tiles are SMALL_TILE_PX wide (see `_augmented_crop`)."""
+    from a photo whose tiles are SMALL_TILE_PX wide (see `_augmented_crop`).  `dark`: the
+    fraction of procedural sets drawn with dark faces and light marks (`render_tiles.dark_style`;
+    the draw is made only when asked for, so other sets' random sequences stay as they were)."""
     rng = np.random.default_rng(seed)
     xs = np.zeros((n, size[1], size[0], INPUT_C), np.uint8)
     ys = np.zeros(n, np.int16)
@@ -76,7 +81,7 @@ def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac:
             art = None
             if art_styles and rng.random() < art_frac:
                 art = art_styles[int(rng.integers(len(art_styles)))]
-            style = random_style(rng, art=art)
+            style = dark_style(rng) if art is None and dark and rng.random() < dark else random_style(rng, art=art)
         code = codes[(i + seed) % len(codes)]
         if style.art is not None and code != BACK and tile_art.load_face(style.art, code) is None:
             code = codes[(i + seed + 1) % len(codes)]
@@ -154,8 +159,8 @@ def real_samples(root: Path, names: list[str], variants: int, seed: int, rotate:
 
 
 def _synth_job(args):
-    seed, n, art_styles, art_frac, strength, codes, size, judge, small = args
-    return synth_samples(seed, n, art_styles, art_frac, strength, codes, size, judge, small)
+    seed, n, art_styles, art_frac, strength, codes, size, judge, small, dark = args
+    return synth_samples(seed, n, art_styles, art_frac, strength, codes, size, judge, small, dark)
 
 
 def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw
@@ -164,7 +169,7 @@ def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw
     for k, start in enumerate(range(0, n, chunk)):
         jobs.append((seed0 + 7919 * k, min(chunk, n - start), kw.get("art_styles", ()), kw.get("art_frac", 0.0),
                      kw.get("strength", 1.0), kw.get("codes", CLASSES), kw.get("size", MAIN_SIZE),
-                     kw.get("judge", False), kw.get("small", 0.0)))
+                     kw.get("judge", False), kw.get("small", 0.0), kw.get("dark", 0.0)))
     if workers <= 1:
         parts = [_synth_job(j) for j in jobs]
     else:
@@ -174,7 +179,7 @@ def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw
 
 
 def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[str, ...],
-          bonus_small: float = BONUS_SMALL) -> None:
+          bonus_small: float = BONUS_SMALL, dark_faces: float = DARK_FACES) -> None:
     cv2.setNumThreads(1)
     out.mkdir(parents=True, exist_ok=True)
     train_styles = tuple(s for s in tile_art.available_styles() if s not in tile_art.HELD_OUT_STYLES)
@@ -190,7 +195,8 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
     t0 = time.time()
     if "train" in sets:
         n_synth = int(round(100_000 * scale))
-        xs, ys, _ = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.4, codes=TRAIN_CODES)
+        xs, ys, _ = parallel_synth(1_000, n_synth, workers, art_styles=train_styles, art_frac=0.4, codes=TRAIN_CODES,
+                                   dark=dark_faces)
         parts = [(xs, ys)]
         if split is not None:
             parts.append(real_samples(root, split["train"], variants=max(2, int(round(10 * min(1.0, scale * 2)))), seed=5))
@@ -243,8 +249,12 @@ def main(argv=None) -> int:
     ap.add_argument("--bonus-small", type=float, default=BONUS_SMALL,
                     help=f"fraction of bonus_train crops cut as from a photo whose tiles are {SMALL_TILE_PX[0]}-"
                          f"{SMALL_TILE_PX[1]} pixels wide (default {BONUS_SMALL})")
+    ap.add_argument("--dark-faces", type=float, default=DARK_FACES,
+                    help="fraction of the procedural tile sets in the main model's training crops drawn with dark "
+                         f"faces and light marks (default {DARK_FACES})")
     args = ap.parse_args(argv)
-    build(args.out, args.scale, args.workers, args.hust, tuple(args.sets.split(",")), args.bonus_small)
+    build(args.out, args.scale, args.workers, args.hust, tuple(args.sets.split(",")), args.bonus_small,
+          args.dark_faces)
     return 0
 
 

@@ -43,6 +43,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--scale", type=float, default=0.7, help="synthetic data size (1.0 = 100k crops)")
     ap.add_argument("--epochs", type=int, default=10, help="epochs of the main network")
     ap.add_argument("--bonus-epochs", type=int, default=40, help="epochs of the flower/season reader")
+    ap.add_argument("--dark-faces", type=float, default=None,
+                    help="fraction of procedural tile sets in the main model's data drawn with dark faces "
+                         "(datasets.build_tile_dataset's default when not given)")
     ap.add_argument("--members", type=int, default=2,
                     help="networks trained with seeds 0.. and joined into one averaging model (models.ensemble)")
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx",
@@ -90,7 +93,8 @@ def plan(args: argparse.Namespace) -> list[list[str]]:
     steps = [
         [py, "-m", "datasets.fetch_art"],
         [py, "-m", "datasets.build_tile_dataset", "--out", str(cache), "--scale", str(args.scale),
-         "--hust", str(args.hust)],
+         "--hust", str(args.hust)]
+        + (["--dark-faces", str(args.dark_faces)] if args.dark_faces is not None else []),
     ]
     if args.members == 1:
         steps += [_train(py, cache, "tiles", args.epochs, 0, out),

@@ -173,6 +173,25 @@ def test_small_crops_are_cut_as_from_a_photo_of_small_tiles():
     assert edges(small) < 0.8 * edges(plain)
 
 
+def test_training_crops_can_show_sets_with_dark_faces():
+    """`dark` draws that share of the procedural sets with dark faces and light marks; at 0 the
+    crops are those of the recipe without it (no extra random number is drawn)."""
+    from datasets.build_tile_dataset import synth_samples
+
+    plain, y, _ = synth_samples(seed=8, n=32)
+    again, y0, _ = synth_samples(seed=8, n=32, dark=0.0)
+    assert np.array_equal(plain, again) and np.array_equal(y, y0)
+    dark, y1, _ = synth_samples(seed=8, n=32, dark=1.0)
+    assert np.array_equal(y, y1)
+
+    def face_grey(x):  # the middle of each crop, where the face lies
+        h, w = x.shape[1:3]
+        return np.array([np.median(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)[h // 3:2 * h // 3, w // 3:2 * w // 3])
+                         for im in x])
+
+    assert np.median(face_grey(dark)) < np.median(face_grey(plain)) - 60
+
+
 def test_shisensho_sheet_cells_map_to_their_tiles(tmp_path, monkeypatch):
     """The 9 x 5 sheet's rows: characters, bamboo, dots, then flowers (plum, orchid, BAMBOO,
     chrysanthemum) and seasons, then red, green and white dragon, E S W N and a joker."""
