@@ -51,7 +51,9 @@ SMALL_TILE_PX = (18.0, 36.0)
 BONUS_SMALL = 0.35
 BONUS_SIZE = (BONUS_INPUT_W, BONUS_INPUT_H)
 #: the fraction of the procedural tile sets in the main model's training crops drawn with dark
-#: faces and light marks (`render_tiles.dark_style`: lacquer, jade, black)
+#: faces and light marks (`render_tiles.dark_style`: lacquer, jade, black).  Off: 0.15 taught the
+#: main networks those sets (98.4% of such suit, honour and back crops, against 49.2%) but the
+#: held-out style fell from 97.19% to 96.76% (models/README.md, tried on 2026-11-28)
 DARK_FACES = 0.0
 
 
