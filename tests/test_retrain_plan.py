@@ -50,3 +50,12 @@ def test_a_bad_out_or_dataset_folder_is_refused_before_any_step_runs(tmp_path, c
         with pytest.raises(SystemExit) as exit_:
             retrain.main(argv)
         assert exit_.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_dark_faces_reach_the_data_builder_only_when_asked_for():
+    def build(argv):
+        return next(c for c in plan(parser().parse_args(argv)) if c[2] == "datasets.build_tile_dataset")
+
+    assert "--dark-faces" not in build(["hust"])
+    cmd = build(["hust", "--dark-faces", "0.15"])
+    assert cmd[cmd.index("--dark-faces") + 1] == "0.15"
