@@ -83,4 +83,3 @@ def test_recognize_warns_of_a_blurred_photo_and_not_of_a_sharp_one(table):
     # first: it explains whatever the other warnings say of the tiles
     assert shaken.warnings[0].startswith("the photo is blurred") and "take the photo again" in shaken.warnings[0]
     assert shaken.blurred and not sharp.blurred  # what batch validation reports per image
-

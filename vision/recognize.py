@@ -146,29 +146,23 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t1 = time.perf_counter()
     finds = find_tiles(photo, localizer)
     img, scale = photo.result(), photo.scale
-    check, clf = _tile_check(tile_check), classifier
+    check = _tile_check(tile_check)
     quads, layout = _placed(check, img, finds.quads, localizer)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()
-    if crops and clf is None:
-        clf = _classifier()
     placed = layout
-    layout, preds = _read(clf, img, scale, quads, placed, crops)
+    layout, preds = _read(classifier, img, scale, quads, placed, crops)
     if finds.negative and len(placed.quads) >= NO_TILES_FINDS:
         # a dark set the classifier never learnt may read as a pale one in the negative
-        negative = cv2.bitwise_not(img)
-        again = _read(clf, negative, scale, quads, placed, [upright_crop(negative, q) for q in placed.quads])
+        again = _read(classifier, cv2.bitwise_not(img), scale, quads, placed)
         if _median_confidence(again[1]) > _median_confidence(preds) + NEGATIVE_READ_GAIN:
             layout, preds = again
     if finds.negative and not _read_surely(preds):
         # tiles of the negative the classifier cannot read either way are no dark-faced set (a
         # keyboard's keys are dark with light marks too): the photo's own finds stand
         quads, layout = _placed(check, img, finds.in_photo, localizer)
-        crops = [upright_crop(img, q) for q in layout.quads]
-        if crops and clf is None:
-            clf = _classifier()
-        layout, preds = _read(clf, img, scale, quads, layout, crops)
+        layout, preds = _read(classifier, img, scale, quads, layout)
     unread = _unreadable_finds(preds, layout.quads, img.shape)
     if unread:
         layout, preds = group_tiles([]), []
@@ -234,13 +228,20 @@ def _placed(check, img: np.ndarray, quads: list[TileQuad], localizer):
     return quads, layout
 
 
-def _read(clf, img: np.ndarray, scale: float, quads: list[TileQuad], layout, crops: list[np.ndarray]):
-    """(layout, predictions): the layout's tiles read from their crops, a concealed kong's
-    missed backs put back (the table grouped again, and read again where a tile's cut
-    changed)."""
-    preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads]) if crops else []
+def _read(clf, img: np.ndarray, scale: float, quads: list[TileQuad], layout,
+          crops: list[np.ndarray] | None = None):
+    """(layout, predictions): the layout's tiles read from their crops (cut from `img` when not
+    given), a concealed kong's missed backs put back (the table grouped again, and read again
+    where a tile's cut changed).  `clf` None: the bundled classifier, loaded only when there are
+    tiles to read."""
+    if crops is None:
+        crops = [upright_crop(img, q) for q in layout.quads]
+    if not crops:
+        return layout, []
+    clf = clf if clf is not None else _classifier()
+    preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads])
     ends = missed_kong_ends(img, layout, [p.code for p in preds], quads, lambda crops, qs: _classify(
-        clf, crops, [q.scaled(scale) for q in qs])) if preds else []
+        clf, crops, [q.scaled(scale) for q in qs]))
     if ends:
         before, layout = layout.quads, group_tiles(quads + ends)
         again = [i for i, q in enumerate(layout.quads)
