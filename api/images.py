@@ -128,8 +128,8 @@ def api_error_for(exc: vision_io.ImageError) -> ApiError:
 
 def decode_image(data: bytes) -> np.ndarray:
     """Upload bytes -> upright BGR uint8 array (EXIF rotation applied), or ApiError.  For the
-    validation report's pictures, of any size the header check lets through (recognition itself
-    decodes with vision.io, which wants 32 pixels a side)."""
+    validation report's pictures, at full size (recognition itself decodes with vision.io, which
+    may decode a big photo smaller)."""
     image = open_header(data)
     try:
         with warnings.catch_warnings():

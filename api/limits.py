@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from api.errors import ApiError
+from vision.io import MIN_SIDE
 
 MiB = 1024 * 1024
 
@@ -20,8 +21,8 @@ _FORM_OVERHEAD = 256 * 1024
 MAX_BODY_BYTES = MAX_UPLOAD_BYTES + _FORM_OVERHEAD
 #: Largest image accepted, in pixels (width x height), checked from the header before decoding.
 MAX_IMAGE_PIXELS = 50_000_000
-#: Smallest image side that can hold a readable tile.
-MIN_IMAGE_SIDE = 16
+#: Smallest image side that can hold a readable tile (vision's own limit, checked from the header).
+MIN_IMAGE_SIDE = MIN_SIDE
 #: Zip archives of labelled sets.
 MAX_ZIP_ENTRIES = 5000
 MAX_ZIP_TOTAL_BYTES = 400 * MiB

@@ -81,6 +81,17 @@ def test_png_bomb_is_refused_from_its_header(client, url):
 
 
 @pytest.mark.parametrize("url", ENDPOINTS)
+def test_too_small_image_is_refused_naming_its_size(client, url):
+    for w, h in ((20, 20), (20000, 20)):
+        buffer = io.BytesIO()
+        Image.new("RGB", (w, h), (200, 200, 200)).save(buffer, "PNG")
+        body = assert_error(client.post(url, files={"image": ("s.png", buffer.getvalue(), "image/png")}), 422,
+                            "image-too-small")
+        assert f"{w} x {h} pixels" in body["message"]
+    assert_alive(client)
+
+
+@pytest.mark.parametrize("url", ENDPOINTS)
 def test_text_sent_as_image_is_refused(client, url):
     assert_error(client.post(url, files={"image": ("a.jpg", b"just some text\n" * 10, "image/jpeg")}), 415, "not-an-image")
     assert_error(client.post(url, files={"image": ("a.txt", b"text", "text/plain")}), 415, "unsupported-media-type")
@@ -223,7 +234,7 @@ def test_header_check_needs_no_decoding():
 
 
 def test_decode_applies_exif_rotation_and_returns_bgr():
-    rgb = np.zeros((20, 40, 3), dtype=np.uint8)
+    rgb = np.zeros((40, 80, 3), dtype=np.uint8)
     rgb[:, :, 0] = 255  # pure red
     image = Image.fromarray(rgb)
     exif = Image.Exif()
@@ -231,7 +242,7 @@ def test_decode_applies_exif_rotation_and_returns_bgr():
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", exif=exif, quality=95)
     decoded = decode_image(buffer.getvalue())
-    assert decoded.shape == (40, 20, 3)
+    assert decoded.shape == (80, 40, 3)
     assert decoded[..., 2].mean() > 200 and decoded[..., 0].mean() < 60  # red lands in the BGR red channel
 
 

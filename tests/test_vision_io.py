@@ -66,6 +66,16 @@ def test_empty_missing_and_tiny():
     assert err.value.code == "too-small"
 
 
+def test_a_long_thin_picture_is_refused_by_its_own_size_and_a_long_one_kept():
+    # 20 pixels tall: refused naming the size sent, not the size it would be decoded at
+    with pytest.raises(ImageError) as err:
+        load_photo(_encode(_picture(20000, 20), "PNG"), max_side=3000)
+    assert err.value.code == "too-small" and "20000x20" in err.value.message
+    # 64 pixels tall: a reduction to reach the long side's 3000 would leave 16; it is not reduced so far
+    img, scale = load_photo(_encode(_picture(12000, 64), "PNG"), max_side=3000)
+    assert min(img.shape[:2]) >= 32 and img.shape[1] * scale == 12000
+
+
 def test_decompression_bomb_is_refused_before_decoding():
     bomb = _encode(Image.new("1", (12000, 9000)), "PNG")  # 108 megapixels in a few kB
     assert len(bomb) < 200_000

@@ -154,6 +154,9 @@ def _header(data: bytes, name: str) -> Image.Image:
     if w * h > MAX_PIXELS:
         raise ImageError("too-large", f"{name} is {w}x{h} = {w * h / 1e6:.0f} megapixels; "
                                       f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
+    if min(w, h) < MIN_SIDE:
+        raise ImageError("too-small", f"{name} is {w}x{h}; tiles cannot be seen below "
+                                      f"{MIN_SIDE} pixels a side")
     return img
 
 
@@ -221,10 +224,11 @@ def _reduced_size(w: int, h: int, reduce: int) -> tuple[int, int]:
 
 def _reduction(w: int, h: int, max_side: int | None) -> int:
     """The largest reduction (1, 2, 4 or 8; a JPEG's DCT scaling) that keeps the long side at
-    least max_side."""
+    least max_side and the short side at least MIN_SIDE (a long, thin picture is not shrunk
+    into one too small to read)."""
     if not max_side:
         return 1
-    return next((f for f in (8, 4, 2) if max(w, h) / f >= max_side), 1)
+    return next((f for f in (8, 4, 2) if max(w, h) / f >= max_side and min(w, h) / f >= MIN_SIDE), 1)
 
 
 #: EXIF orientation -> the OpenCV steps that show the picture upright (as ImageOps.exif_transpose)
