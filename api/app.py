@@ -214,7 +214,7 @@ async def validate(
     if declared not in _ZIP_TYPES:
         raise ApiError(415, "unsupported-media-type", f"the archive was sent as {declared!r}; send a .zip")
     data = await _read_upload(archive, "archive")
-    result = await _workers().run(service.validate_zip, data, format == "html")
+    result = await _workers().run(service.validate_zip, data, format == "html", archive.filename)
     if format == "html":
         return HTMLResponse(result)
     return result

@@ -288,6 +288,13 @@ def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
     return (x1, y1, x2, y2)
 
 
+def _outside_warning(where: str, count: int, width: int, height: int) -> str:
+    """The warning for boxes left out because nothing of them lies inside their image (often
+    pixel and normalised coordinates mixed up) or they are under a pixel wide."""
+    return (f"{where}: {count} {'box lies' if count == 1 else 'boxes lie'} outside the {width}x{height} "
+            "image or under a pixel wide; left out")
+
+
 def read_json_set(root: Path) -> LabelSet:
     """Our per-image JSON labels (``labels/*.json``; photos in ``images/`` or beside them).  A
     label file that cannot be read is named in the warnings and its image left out."""
@@ -320,7 +327,7 @@ def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> Label
         image_path, width, height = _labelled_image(root, candidates, data.get("width"), data.get("height"))
     except _Skip as skip:
         raise _Skip(f"image {image_name}: {skip}") from None
-    tiles = []
+    tiles, outside = [], 0
     for k, tile in enumerate(data["tiles"]):
         try:
             code = str(tile["code"])
@@ -333,8 +340,12 @@ def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> Label
                 warnings.append(f"{_relname(root, label_path)}: tile {k} has unknown code {code!r}; left out")
                 continue
             code = mapped
-        if box is not None:
+        if box is None:
+            outside += 1
+        else:
             tiles.append(LabelledTile(box, code))
+    if outside:
+        warnings.append(_outside_warning(_relname(root, label_path), outside, width, height))
     return LabelledImage(_relname(root, image_path), image_path, width, height, tiles)
 
 
@@ -376,7 +387,7 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
             if not _inside(root, image_path):
                 raise _Skip("lies outside the set's folder")
             width, height = _readable_size(image_path)
-            tiles = _read_yolo_label(root, label_path, codes, names, width, height, unmapped_used)
+            tiles = _read_yolo_label(root, label_path, codes, names, width, height, unmapped_used, warnings)
         except _Skip as skip:
             warnings.append(f"{_relname(root, image_path)}: {skip}; skipped")
             continue
@@ -387,8 +398,9 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
 
 
 def _read_yolo_label(root: Path, label_path: Path, codes: list, names: list[str], width: int, height: int,
-                     unmapped_used: dict[str, int]) -> list[LabelledTile]:
+                     unmapped_used: dict[str, int], warnings: list[str]) -> list[LabelledTile]:
     tiles: list[LabelledTile] = []
+    outside = 0
     if not label_path.is_file():
         return tiles
     if not _inside(root, label_path):
@@ -420,8 +432,12 @@ def _read_yolo_label(root: Path, label_path: Path, codes: list, names: list[str]
             continue
         box = _clip_box(((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height),
                         width, height)
-        if box is not None:
+        if box is None:
+            outside += 1
+        else:
             tiles.append(LabelledTile(box, code))
+    if outside:
+        warnings.append(_outside_warning(where, outside, width, height))
     return tiles
 
 
@@ -466,7 +482,7 @@ def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
             try:
                 image_path, width, height, tiles = _read_coco_image(
                     root, coco_path, file_name, width, height, by_image.get(image_id, []), codes, categories,
-                    unmapped_used)
+                    unmapped_used, warnings)
             except _Skip as skip:
                 warnings.append(f"{name}: image {file_name}: {skip}; skipped")
                 continue
@@ -477,11 +493,11 @@ def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
 
 
 def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height, annotations: list,
-                     codes: dict, categories: dict, unmapped_used: dict[str, int]):
+                     codes: dict, categories: dict, unmapped_used: dict[str, int], warnings: list[str]):
     candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
                   root / "images" / file_name]
     image_path, width, height = _labelled_image(root, candidates, width, height)
-    tiles = []
+    tiles, outside = [], 0
     for ann in annotations:
         try:
             x, y, w, h = (float(v) for v in ann["bbox"])
@@ -495,8 +511,12 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
             label = categories.get(cid, f"#{cid}")
             unmapped_used[label] = unmapped_used.get(label, 0) + 1
             continue
-        if box is not None:
+        if box is None:
+            outside += 1
+        else:
             tiles.append(LabelledTile(box, code))
+    if outside:
+        warnings.append(_outside_warning(f"{_relname(root, coco_path)}: image {file_name}", outside, width, height))
     return image_path, width, height, tiles
 
 

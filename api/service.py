@@ -174,24 +174,27 @@ def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
     return {"recognition": recognition_json(recognition, annotate), "case": case, "result": score_table(case)}
 
 
-def validate_zip(data: bytes, want_html: bool) -> dict | str:
-    """A zip of a labelled set -> the validation report (JSON data or the HTML page)."""
+def validate_zip(data: bytes, want_html: bool, filename: str | None = None) -> dict | str:
+    """A zip of a labelled set -> the validation report (JSON data or the HTML page).  The set
+    is named by the upload's file name, in the report and in any error about its labels."""
     from api.labelsets import LabelSetError, load_labelset
     from api.report import html_for
     from api.validation import validate
-    from api.zips import extract_zip
+    from api.zips import extract_zip, set_name
 
+    name = set_name(filename)
     with tempfile.TemporaryDirectory(prefix="mjscore-validate-") as tmp:
-        extract_zip(io.BytesIO(data), Path(tmp))
+        folder = Path(tmp) / name
+        extract_zip(io.BytesIO(data), folder)
         try:
-            labelset = load_labelset(tmp)
+            labelset = load_labelset(folder)
         except LabelSetError as err:
             raise ApiError(422, "bad-labels", str(err))
         if len(labelset.images) > MAX_VALIDATE_IMAGES:
             raise ApiError(413, "too-many-images",
                            f"the set has {len(labelset.images)} images; at most {MAX_VALIDATE_IMAGES} per request")
         report, outcomes = validate(labelset, workers=0)
-        report["dataset"] = "upload"
+        report["dataset"] = name
         if want_html:
             return html_for(report, outcomes, {img.name: img.path for img in labelset.images})
         return report

@@ -59,16 +59,17 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.dir)
     if source.is_file() and zipfile.is_zipfile(source):
         from api.errors import ApiError
-        from api.zips import extract_zip
+        from api.zips import extract_zip, set_name
 
         with tempfile.TemporaryDirectory(prefix="mjscore-validate-") as tmp:
+            folder = Path(tmp) / set_name(source.name)  # errors about its labels name the zip
             try:
-                extract_zip(source, Path(tmp))
+                extract_zip(source, folder)
             except ApiError as err:
                 print(f"mjscore validate: {source.name}: {err.detail} (a big set: unzip it and pass the folder)",
                       file=sys.stderr)
                 return 2
-            return _validate(Path(tmp), args, name=source.stem)
+            return _validate(folder, args, name=source.stem)
     return _validate(source, args)
 
 

@@ -41,12 +41,22 @@ def safe_member_path(name: str) -> PurePosixPath | None:
     return PurePosixPath(*parts)
 
 
+def set_name(filename: str | None) -> str:
+    """A folder name for an uploaded zip's set, from the name it was sent under ("my-set.zip"),
+    so that messages about the set name what the user sent; "upload" when there is none."""
+    stem = PurePosixPath((filename or "").replace("\\", "/")).name
+    stem = stem[:-4] if stem.lower().endswith(".zip") else stem
+    stem = "".join(ch if ch.isalnum() or ch in "-_. " else "_" for ch in stem).strip(" .")[:80]
+    return stem or "upload"
+
+
 def extract_zip(source: BinaryIO | str | Path, dest: Path) -> list[Path]:
-    """Extract into ``dest`` (an empty folder); returns the files written."""
+    """Extract into ``dest`` (an empty folder, made if missing); returns the files written."""
     try:
         archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         raise ApiError(400, "bad-zip", "the upload is not a readable zip archive")
+    dest.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with archive:
         infos = archive.infolist()

@@ -185,6 +185,15 @@ def test_zip_with_parent_paths_is_refused(client):
     assert_alive(client)
 
 
+def test_a_set_without_labels_is_named_as_sent(client):
+    for entries in ({}, {"photos/": b"", "notes.txt": b"hello"}):
+        body = assert_error(client.post("/api/v1/validate",
+                                        files={"archive": ("club photos.zip", zip_bytes(entries), "application/zip")}),
+                            422, "bad-labels")
+        assert body["message"].startswith("club photos: no labels found"), body  # not the scratch folder's name
+    assert_alive(client)
+
+
 def test_not_a_zip_and_wrong_type(client):
     assert_error(client.post("/api/v1/validate", files={"archive": ("s.zip", b"PK nope", "application/zip")}), 400, "bad-zip")
     assert_error(client.post("/api/v1/validate", files={"archive": ("s.txt", b"hi", "text/plain")}), 415)

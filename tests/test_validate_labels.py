@@ -185,6 +185,36 @@ def test_a_bad_coco_annotation_skips_its_image(tmp_path):
     assert any("image a.jpg: annotation 99 needs a bbox" in w for w in labelset.warnings)
 
 
+def test_boxes_outside_the_image_are_named_in_every_format(tmp_path):
+    """A box wholly off its picture (pixel and normalised coordinates mixed up) was dropped
+    without a word; now the set's warnings count it, and the other boxes stay."""
+    root = make_json_set(tmp_path / "json")
+    label = json.loads((root / "labels" / "a.json").read_text())
+    label["tiles"].append({"box": [0.1, 0.2, 0.3, 0.4], "code": "2m"})  # under a pixel: normalised by mistake
+    label["tiles"].append({"box": [400, 20, 440, 80], "code": "3m"})  # right of a 200-pixel image
+    (root / "labels" / "a.json").write_text(json.dumps(label))
+    labelset = load_labelset(root)
+    assert boxes_of(labelset) == TRUTH
+    assert "labels/a.json: 2 boxes lie outside the 200x100 image or under a pixel wide; left out" in labelset.warnings
+
+    root = make_yolo_set(tmp_path / "yolo", "names: ['1man', '9pin', 'chun']", ["1man", "9pin", "chun"])
+    with open(root / "train" / "labels" / "train_a.txt", "a") as f:
+        f.write("0 1.8 0.5 0.2 0.6\n")
+    labelset = load_labelset(root)
+    assert boxes_of(labelset, "train_a.jpg") == TRUTH
+    assert any(w.startswith("train/labels/train_a.txt: 1 box lies outside the 200x100 image") for w in labelset.warnings)
+
+    root = make_coco_set(tmp_path / "coco")
+    coco_file = root / "train" / "_annotations.coco.json"
+    coco = json.loads(coco_file.read_text())
+    coco["annotations"].append({"id": 50, "image_id": 7, "category_id": 1, "bbox": [10, 300, 40, 60]})
+    coco_file.write_text(json.dumps(coco))
+    labelset = load_labelset(root)
+    assert boxes_of(labelset) == TRUTH
+    # the one top folder, train/, is the set
+    assert any(w.startswith("_annotations.coco.json: image a.jpg: 1 box lies outside") for w in labelset.warnings)
+
+
 @pytest.mark.parametrize(
     "name, code",
     [("1man", "1m"), ("9pin", "9p"), ("5sou", "5s"), ("east", "1z"), ("south", "2z"), ("west", "3z"),

@@ -163,6 +163,12 @@ def test_validate_cli_reads_a_zip_of_a_set(labelset, tmp_path, capsys, monkeypat
     assert "set collected (json)" in out and "recall (IoU 0.5) 73.3%" in out
     assert json.loads((tmp_path / "rep" / "report.json").read_text())["dataset"] == "collected"
 
+    unlabelled = tmp_path / "unlabelled.zip"
+    with zipfile.ZipFile(unlabelled, "w") as photos:
+        photos.writestr("a.jpg", b"not read")
+    assert main(["validate", str(unlabelled), "--quiet"]) == 2
+    assert "mjscore validate: unlabelled: no labels found" in capsys.readouterr().err  # not the scratch folder's name
+
     unsafe = tmp_path / "unsafe.zip"
     with zipfile.ZipFile(unsafe, "w") as bad:
         bad.writestr("../outside.json", "{}")
@@ -182,6 +188,7 @@ def test_validate_endpoint_json_and_html(labelset, monkeypatch):
         response = client.post("/api/v1/validate", files={"archive": ("set.zip", data, "application/zip")})
         assert response.status_code == 200, response.text
         check_report(response.json())
+        assert response.json()["dataset"] == "set"  # named by the upload, as the command line names it
         page = client.post("/api/v1/validate?format=html", files={"archive": ("set.zip", data, "application/zip")})
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert "9p read as 8p" in page.text
