@@ -192,6 +192,21 @@ def test_training_crops_can_show_sets_with_dark_faces():
     assert np.median(face_grey(dark)) < np.median(face_grey(plain)) - 60
 
 
+def test_extra_dark_crops_leave_every_other_training_crop_as_it_was(tmp_path):
+    """`dark_extra` appends that share of crops of dark-faced sets after the recipe's own
+    synthetic crops, which stay byte for byte as they were."""
+    from datasets.build_tile_dataset import build
+
+    build(tmp_path / "plain", 0.0004, 1, None, ("train",), dark_extra=0.0)
+    build(tmp_path / "extra", 0.0004, 1, None, ("train",), dark_extra=0.5)
+    plain, extra = np.load(tmp_path / "plain" / "train.npz"), np.load(tmp_path / "extra" / "train.npz")
+    n = len(plain["y"])
+    assert n == 40 and len(extra["y"]) == 60
+    assert np.array_equal(extra["x"][:n], plain["x"]) and np.array_equal(extra["y"][:n], plain["y"])
+    grey = [np.median(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)[20:44, 16:32]) for im in extra["x"]]
+    assert np.median(grey[n:]) < np.median(grey[:n]) - 60  # the added crops' faces are dark
+
+
 def test_shisensho_sheet_cells_map_to_their_tiles(tmp_path, monkeypatch):
     """The 9 x 5 sheet's rows: characters, bamboo, dots, then flowers (plum, orchid, BAMBOO,
     chrysanthemum) and seasons, then red, green and white dragon, E S W N and a joker."""

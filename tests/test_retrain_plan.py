@@ -59,3 +59,12 @@ def test_dark_faces_reach_the_data_builder_only_when_asked_for():
     assert "--dark-faces" not in build(["hust"])
     cmd = build(["hust", "--dark-faces", "0.15"])
     assert cmd[cmd.index("--dark-faces") + 1] == "0.15"
+
+
+def test_extra_dark_crops_reach_the_data_builder_only_when_asked_for():
+    def build(argv):
+        return next(c for c in plan(parser().parse_args(argv)) if c[2] == "datasets.build_tile_dataset")
+
+    assert "--dark-extra" not in build(["hust"])
+    cmd = build(["hust", "--dark-extra", "0.05"])
+    assert cmd[cmd.index("--dark-extra") + 1] == "0.05"
