@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from models.retrain import ROOT, parser, plan
 
 
@@ -40,8 +42,6 @@ def test_a_folder_as_out_takes_the_model_file_inside_it(tmp_path):
 def test_a_bad_out_or_dataset_folder_is_refused_before_any_step_runs(tmp_path, capsys, monkeypatch):
     import subprocess
 
-    import pytest
-
     from models import retrain
 
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("a step ran"))
@@ -52,19 +52,11 @@ def test_a_bad_out_or_dataset_folder_is_refused_before_any_step_runs(tmp_path, c
         assert exit_.value.code == 2 and says in capsys.readouterr().err
 
 
-def test_dark_faces_reach_the_data_builder_only_when_asked_for():
+@pytest.mark.parametrize("option, value", [("--dark-faces", "0.15"), ("--dark-extra", "0.05")])
+def test_dark_set_options_reach_the_data_builder_only_when_asked_for(option, value):
     def build(argv):
         return next(c for c in plan(parser().parse_args(argv)) if c[2] == "datasets.build_tile_dataset")
 
-    assert "--dark-faces" not in build(["hust"])
-    cmd = build(["hust", "--dark-faces", "0.15"])
-    assert cmd[cmd.index("--dark-faces") + 1] == "0.15"
-
-
-def test_extra_dark_crops_reach_the_data_builder_only_when_asked_for():
-    def build(argv):
-        return next(c for c in plan(parser().parse_args(argv)) if c[2] == "datasets.build_tile_dataset")
-
-    assert "--dark-extra" not in build(["hust"])
-    cmd = build(["hust", "--dark-extra", "0.05"])
-    assert cmd[cmd.index("--dark-extra") + 1] == "0.05"
+    assert option not in build(["hust"])
+    cmd = build(["hust", option, value])
+    assert cmd[cmd.index(option) + 1] == value
