@@ -520,13 +520,20 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
     return image_path, width, height, tiles
 
 
+#: how many folders, each the only thing in the one above it, are looked through for the set
+MAX_WRAPPING_FOLDERS = 16
+
+
 def load_labelset(root: str | Path) -> LabelSet:
     """Detect the format of the set in ``root`` and read it."""
     root = Path(root)
     if not root.is_dir():
         raise LabelSetError(f"{root} is not a folder")
-    entries = [p for p in root.iterdir() if not p.name.startswith((".", "__MACOSX"))]
-    if len(entries) == 1 and entries[0].is_dir():  # a zip that holds one top folder
+    # a zip may hold the set inside one folder, or inside a chain of them (`zip -r` of a full path)
+    for _ in range(MAX_WRAPPING_FOLDERS):
+        entries = [p for p in root.iterdir() if not p.name.startswith((".", "__MACOSX"))]
+        if len(entries) != 1 or not entries[0].is_dir():
+            break
         root = entries[0]
     labels = root / "labels"
     if labels.is_dir() and any(labels.glob("*.json")):

@@ -185,6 +185,16 @@ def test_a_bad_coco_annotation_skips_its_image(tmp_path):
     assert any("image a.jpg: annotation 99 needs a bbox" in w for w in labelset.warnings)
 
 
+def test_a_set_wrapped_in_a_chain_of_folders_is_found(tmp_path):
+    """`zip -r set.zip /home/me/sets/club` stores the set under home/me/sets/club/: every
+    folder that is the only thing in the one above it is looked through."""
+    make_json_set(tmp_path / "home" / "me" / "sets" / "club")
+    (tmp_path / "__MACOSX").mkdir()
+    labelset = load_labelset(tmp_path)
+    assert labelset.root.name == "club" and labelset.format == "json"
+    assert boxes_of(labelset) == TRUTH
+
+
 def test_boxes_outside_the_image_are_named_in_every_format(tmp_path):
     """A box wholly off its picture (pixel and normalised coordinates mixed up) was dropped
     without a word; now the set's warnings count it, and the other boxes stay."""
