@@ -61,15 +61,16 @@ def run(args: argparse.Namespace) -> int:
         from api.errors import ApiError
         from api.zips import extract_zip, set_name
 
+        name = set_name(source.name)  # as the web service names an uploaded set
         with tempfile.TemporaryDirectory(prefix="mjscore-validate-") as tmp:
-            folder = Path(tmp) / set_name(source.name)  # errors about its labels name the zip
+            folder = Path(tmp) / name  # so that errors about its labels name the zip
             try:
                 extract_zip(source, folder)
             except ApiError as err:
                 print(f"mjscore validate: {source.name}: {err.detail} (a big set: unzip it and pass the folder)",
                       file=sys.stderr)
                 return 2
-            return _validate(folder, args, name=source.stem)
+            return _validate(folder, args, name=name)
     return _validate(source, args)
 
 
