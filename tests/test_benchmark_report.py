@@ -47,3 +47,11 @@ def test_a_props_run_counts_finds_that_are_no_tile_and_keeps_its_failures():
     assert set(nt) == {"finds", "on_props", "tables", "props"} and nt["props"] > 0
     md = "\n".join(bench._synthetic_markdown(r))
     assert "with dice, scoring sticks, coins or chips" in md and "Finds that are no tile" in md
+
+
+def test_a_dark_run_draws_dark_faced_sets_and_the_report_says_so():
+    bench = _recognition_benchmark()
+    r = bench.bench_synthetic(1, 1, None, (1280, 960), dark=True)
+    assert r["art"] == "procedural, dark faces"
+    md = bench.to_markdown({"command": "x", "synthetic_dark": [r]})
+    assert "art style procedural, dark faces" in md and "scores exactly right" in md
