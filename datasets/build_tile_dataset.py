@@ -65,6 +65,11 @@ DARK_FACES = 0.0
 DARK_EXTRA = 0.0
 #: the first seed of those extra crops (the benchmarks' dark test crops start at 13,000,000)
 DARK_EXTRA_SEED = 15_000_000
+#: extra crops of flowers and seasons of dark-faced procedural sets appended to the bonus
+#: reader's training set, as a share of its crops (its own seed, every other crop unchanged, as
+#: DARK_EXTRA for the main networks)
+BONUS_DARK_EXTRA = 0.0
+BONUS_DARK_EXTRA_SEED = 16_000_000
 
 
 def _body_colours(style) -> tuple:
@@ -191,7 +196,8 @@ def parallel_synth(seed0: int, n: int, workers: int, chunk: int = 500, **kw
 
 
 def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[str, ...],
-          bonus_small: float = BONUS_SMALL, dark_faces: float = DARK_FACES, dark_extra: float = DARK_EXTRA) -> None:
+          bonus_small: float = BONUS_SMALL, dark_faces: float = DARK_FACES, dark_extra: float = DARK_EXTRA,
+          bonus_dark_extra: float = BONUS_DARK_EXTRA) -> None:
     cv2.setNumThreads(1)
     out.mkdir(parents=True, exist_ok=True)
     train_styles = tuple(s for s in tile_art.available_styles() if s not in tile_art.HELD_OUT_STYLES)
@@ -243,8 +249,13 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
         # style 87.0% (this recipe 87.6%, illegible marks don't-care); one trained on paintings
         # that never show the flower's own plant, 85.8%: this held-out set paints each flower's
         # own plant, and the reader used it (models/README.md)
-        x, y, _ = parallel_synth(11_000_000, int(round(30_000 * scale)), workers, art_styles=train_styles,
+        n_bonus = int(round(30_000 * scale))
+        x, y, _ = parallel_synth(11_000_000, n_bonus, workers, art_styles=train_styles,
                                  art_frac=0.4, codes=BONUS, size=BONUS_SIZE, small=bonus_small)
+        if bonus_dark_extra:
+            xd, yd, _ = parallel_synth(BONUS_DARK_EXTRA_SEED, int(round(n_bonus * bonus_dark_extra)), workers,
+                                       codes=BONUS, size=BONUS_SIZE, small=bonus_small, dark=1.0)
+            x, y = np.concatenate([x, xd]), np.concatenate([y, yd])
         np.savez(out / "bonus_train.npz", x=x, y=y)
         print(f"bonus_train: {len(y)} samples in {time.time() - t0:.0f}s", flush=True)
     if "bonus_val" in sets:
@@ -271,9 +282,12 @@ def main(argv=None) -> int:
     ap.add_argument("--dark-extra", type=float, default=DARK_EXTRA,
                     help="extra crops of procedural dark-faced sets appended to the main model's training crops, "
                          f"as a share of its synthetic crops; every other crop stays as it was (default {DARK_EXTRA})")
+    ap.add_argument("--bonus-dark-extra", type=float, default=BONUS_DARK_EXTRA,
+                    help="extra crops of flowers and seasons of procedural dark-faced sets appended to bonus_train, "
+                         f"as a share of its crops; every other crop stays as it was (default {BONUS_DARK_EXTRA})")
     args = ap.parse_args(argv)
     build(args.out, args.scale, args.workers, args.hust, tuple(args.sets.split(",")), args.bonus_small,
-          args.dark_faces, args.dark_extra)
+          args.dark_faces, args.dark_extra, args.bonus_dark_extra)
     return 0
 
 

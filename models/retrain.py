@@ -49,6 +49,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--dark-extra", type=float, default=None,
                     help="extra crops of procedural dark-faced sets added to the main model's data, as a share of "
                          "its synthetic crops (datasets.build_tile_dataset's default when not given)")
+    ap.add_argument("--bonus-dark-extra", type=float, default=None,
+                    help="extra flower and season crops of procedural dark-faced sets added to the bonus reader's "
+                         "data, as a share of its crops (datasets.build_tile_dataset's default when not given)")
     ap.add_argument("--members", type=int, default=2,
                     help="networks trained with seeds 0.. and joined into one averaging model (models.ensemble)")
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "tile_classifier.onnx",
@@ -98,7 +101,8 @@ def plan(args: argparse.Namespace) -> list[list[str]]:
         [py, "-m", "datasets.build_tile_dataset", "--out", str(cache), "--scale", str(args.scale),
          "--hust", str(args.hust)]
         + (["--dark-faces", str(args.dark_faces)] if args.dark_faces is not None else [])
-        + (["--dark-extra", str(args.dark_extra)] if args.dark_extra is not None else []),
+        + (["--dark-extra", str(args.dark_extra)] if args.dark_extra is not None else [])
+        + (["--bonus-dark-extra", str(args.bonus_dark_extra)] if args.bonus_dark_extra is not None else []),
     ]
     if args.members == 1:
         steps += [_train(py, cache, "tiles", args.epochs, 0, out),

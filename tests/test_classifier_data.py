@@ -12,7 +12,7 @@ import pytest
 from datasets import augment, kmahjongg_art, tile_art
 from datasets.render_tiles import cjk_fonts, contact_sheet, dark_style, random_style, render_tile
 from models.preprocess import INPUT_H, INPUT_W, CropError, preprocess_batch, to_input_image
-from scoring.tiles import BACK, CLASSES
+from scoring.tiles import BACK, BONUS, CLASSES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -204,6 +204,24 @@ def test_extra_dark_crops_leave_every_other_training_crop_as_it_was(tmp_path):
     assert n == 40 and len(extra["y"]) == 60
     assert np.array_equal(extra["x"][:n], plain["x"]) and np.array_equal(extra["y"][:n], plain["y"])
     grey = [np.median(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)[20:44, 16:32]) for im in extra["x"]]
+    assert np.median(grey[n:]) < np.median(grey[:n]) - 60  # the added crops' faces are dark
+
+
+def test_extra_dark_bonus_crops_leave_every_other_bonus_crop_as_it_was(tmp_path):
+    """`bonus_dark_extra` appends flowers and seasons of dark-faced sets to the bonus reader's
+    crops, which stay byte for byte as they were."""
+    from datasets.build_tile_dataset import BONUS_SIZE, build
+
+    build(tmp_path / "plain", 0.001, 1, None, ("bonus_train",), bonus_dark_extra=0.0)
+    build(tmp_path / "extra", 0.001, 1, None, ("bonus_train",), bonus_dark_extra=0.5)
+    plain, extra = np.load(tmp_path / "plain" / "bonus_train.npz"), np.load(tmp_path / "extra" / "bonus_train.npz")
+    n = len(plain["y"])
+    assert n == 30 and len(extra["y"]) == 45
+    assert np.array_equal(extra["x"][:n], plain["x"]) and np.array_equal(extra["y"][:n], plain["y"])
+    assert extra["x"].shape[1:3] == (BONUS_SIZE[1], BONUS_SIZE[0])
+    assert set(extra["y"][n:].tolist()) <= {CLASSES.index(c) for c in BONUS}
+    w, h = BONUS_SIZE
+    grey = [np.median(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)[h // 3:2 * h // 3, w // 3:2 * w // 3]) for im in extra["x"]]
     assert np.median(grey[n:]) < np.median(grey[:n]) - 60  # the added crops' faces are dark
 
 

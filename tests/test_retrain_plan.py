@@ -52,7 +52,8 @@ def test_a_bad_out_or_dataset_folder_is_refused_before_any_step_runs(tmp_path, c
         assert exit_.value.code == 2 and says in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option, value", [("--dark-faces", "0.15"), ("--dark-extra", "0.05")])
+@pytest.mark.parametrize("option, value", [("--dark-faces", "0.15"), ("--dark-extra", "0.05"),
+                                           ("--bonus-dark-extra", "0.1")])
 def test_dark_set_options_reach_the_data_builder_only_when_asked_for(option, value):
     def build(argv):
         return next(c for c in plan(parser().parse_args(argv)) if c[2] == "datasets.build_tile_dataset")
