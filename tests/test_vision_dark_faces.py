@@ -129,3 +129,16 @@ def test_a_dark_set_the_classifier_cannot_read_is_read_in_the_negative():
     rec = recognize_module.recognize(table.image, classifier=_ReadsPaleFaces())
     assert len(rec.tiles) == len(table.tiles)
     assert {t.confidence for t in rec.tiles} == {0.9}
+
+
+@pytest.mark.parametrize("seed", [10, 34])  # a whole table, 8 of 58 found in the photo; one player's 17 tiles, 8
+def test_a_dark_set_whose_first_looks_tie_is_found_in_the_negatives_closer_looks(seed):
+    """Dark tiles on a busy cloth, or big ones: the two first looks find about as many blobs
+    (each tile's marks as one), and only the closer looks show the negative's finds to be the
+    tiles."""
+    table = make_table(np.random.default_rng(seed), SIZE, dark=True)
+    truth = [t["box"] for t in table.tiles]
+    finds = find_tiles(table.image)
+    assert finds.negative
+    recall, extra = _recall(truth, [q.box for q in finds.quads])
+    assert recall == 1.0 and extra == 0, (recall, extra)

@@ -387,22 +387,32 @@ def find_tiles(img, localizer=None) -> TileFinds:
     when the finds are fewer than a whole table's (NEGATIVE_BELOW) or dark (DARK_FINDS), the
     negative gets a first look too, and when that look finds clearly more tiles than the
     photo's first look did (_clearly_more), the tiles are found in the negative; they stand if
-    they outnumber the photo's own finds, marks on each other's tiles not counted."""
+    they outnumber the photo's own finds, marks on each other's tiles not counted.  When the
+    first looks tie but the photo's finds are dark, the negative is looked at closer all the
+    same, and its finds stand if they are clearly more than the photo's: big dark tiles, or dark
+    tiles on a busy cloth, may show each tile's marks as one blob to both first looks."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     scale = FIRST_LOOK / max(h, w)
     pyr = Pyramid(img)
     first = _look(loc, pyr, scale)
     quads = _found(loc, pyr, scale, *first)
-    if len(quads) >= NEGATIVE_BELOW and _grey_inside(pyr, scale, first[0]) >= DARK_FINDS:
+    dark = _grey_inside(pyr, scale, first[0]) < DARK_FINDS
+    if len(quads) >= NEGATIVE_BELOW and not dark:
         return TileFinds(quads, False, quads)
     neg = pyr.negative()
     first_neg = _look(loc, neg, scale)
-    if not _clearly_more(first_neg[0], first[0]):
-        return TileFinds(quads, False, quads)
-    in_negative = _found(loc, neg, scale, *first_neg)
-    if _own_count(in_negative, quads) > _own_count(quads, in_negative):
-        return TileFinds(in_negative, True, quads)
+    if _clearly_more(first_neg[0], first[0]):
+        in_negative = _found(loc, neg, scale, *first_neg)
+        if _own_count(in_negative, quads) > _own_count(quads, in_negative):
+            return TileFinds(in_negative, True, quads)
+    elif dark:
+        # big dark tiles, or dark tiles on a busy cloth: each first look may find a tile's marks
+        # as one blob, and only the closer looks tell the two apart; the negative's closer
+        # finds must then be clearly more, as its first look's had to be
+        in_negative = _found(loc, neg, scale, *first_neg)
+        if _clearly_more(in_negative, quads):
+            return TileFinds(in_negative, True, quads)
     return TileFinds(quads, False, quads)
 
 
