@@ -24,6 +24,7 @@ from vision.layout import group_tiles, missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
 from vision.sharpness import blurred, tile_blur
+from vision.tile_check import EitherPolarity
 
 #: big JPEGs are decoded at a reduced size (1/2, 1/4 or 1/8) whose long side is at least this:
 #: a whole table spans a photo, so its tiles are about 1.5% of the long side, and at 3000 pixels
@@ -147,7 +148,8 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     finds = find_tiles(photo, localizer)
     img, scale = photo.result(), photo.scale
     check = _tile_check(tile_check)
-    quads, layout = _placed(check, img, finds.quads, localizer)
+    quads, layout = _placed(EitherPolarity(check) if finds.negative and check else check, img, finds.quads,
+                            localizer)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     t3 = time.perf_counter()

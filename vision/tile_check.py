@@ -106,6 +106,24 @@ class TileCheck:
         return [q for q, v in zip(quads, p) if v >= self.threshold]
 
 
+class EitherPolarity:
+    """A tile check that takes a find for a tile when the photo or its negative shows one: the
+    check learnt pale faces, and a set with dark faces (found in the photo's negative,
+    vision.detect.find_tiles) is a pale set there."""
+
+    def __init__(self, check: TileCheck):
+        self.check, self.threshold = check, check.threshold
+        self._photo: np.ndarray | None = None
+        self._negative: np.ndarray | None = None
+
+    def probabilities(self, img: np.ndarray, quads: list[TileQuad]) -> np.ndarray:
+        if not quads:
+            return np.zeros(0, np.float32)
+        if img is not self._photo:  # a photo is checked after each grouping: negated once
+            self._photo, self._negative = img, cv2.bitwise_not(img)
+        return np.maximum(self.check.probabilities(img, quads), self.check.probabilities(self._negative, quads))
+
+
 @lru_cache(maxsize=1)
 def default_tile_check() -> TileCheck:
     """The bundled model, loaded once per process."""
