@@ -47,3 +47,28 @@ def test_the_threshold_is_a_step_below_the_highest_that_keeps_every_tile():
     assert rows[GRID.index(0.05)]["tiles_dropped"] == 1 and rows[GRID.index(0.02)]["tiles_dropped"] == 0
     assert choose_threshold(rows) == 0.01
     assert rows[GRID.index(0.01)]["no_tile_dropped"] == 1
+
+
+def test_dark_faces_draw_dark_procedural_tables_and_leave_the_others_as_they_were():
+    """`--dark-faces SHARE` gives that share of the procedural training tables a set with dark
+    faces; the draw is made only when the share is above 0, so tables without it stay as they
+    were, and tables in a packaged style are never dark."""
+    from datasets.synth_table import _pick_art
+    from vision.train_tile_check import _table_samples
+
+    def art_of(i):
+        return _pick_art(np.random.default_rng([5, i]), "mixed")
+
+    procedural = next(i for i in range(20) if art_of(i) is None)
+    packaged = next(i for i in range(20) if art_of(i) is not None)
+
+    def windows(i, dark):
+        xs, ys, _ = _table_samples((5, i, i + 1, True, ((640, 480),), dark))
+        return np.stack(xs), np.array(ys)
+
+    plain, ys = windows(procedural, 0.0)
+    dark, yd = windows(procedural, 1.0)
+    centre = slice(20, 28)
+    assert np.median(dark[yd == 1][:, :3, centre, centre]) < np.median(plain[ys == 1][:, :3, centre, centre]) - 0.5
+    a, b = windows(packaged, 0.0), windows(packaged, 1.0)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])

@@ -76,18 +76,22 @@ def _prop_quads(props: list[dict], rng) -> list[TileQuad]:
     return out
 
 
-def _table_samples(job: tuple[int, int, int, bool]) -> tuple[list[np.ndarray], list[int], list[bool]]:
+def _table_samples(job: tuple) -> tuple[list[np.ndarray], list[int], list[bool]]:
     """Windows and labels from synthetic tables [start, stop) of one seed (one worker); with
-    `every_tile`, all the true tiles' finds, else TILES_PER_TABLE of them."""
+    `every_tile`, all the true tiles' finds, else TILES_PER_TABLE of them; `dark`: the share of
+    the procedural tables drawn with a dark-faced set (drawn only when above 0, so the tables
+    without it are as they were)."""
     from datasets.synth_table import _pick_art, make_table
     from vision.recognize import recognize
 
-    seed, start, stop, every_tile, sizes = job
+    seed, start, stop, every_tile, sizes, dark = job
     xs, ys, is_prop = [], [], []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
         size = sizes[int(rng.integers(len(sizes)))]
-        t = make_table(rng, size, art=_pick_art(rng, "mixed"), props=bool(rng.random() < PROPS_SHARE))
+        art = _pick_art(rng, "mixed")
+        props = bool(rng.random() < PROPS_SHARE)
+        t = make_table(rng, size, art=art, props=props, dark=art is None and dark > 0 and bool(rng.random() < dark))
         rec = recognize(t.image, tile_check=False)
         found = [x.quad for x in rec.tiles]
         matches = _best_matches(found, [x["box"] for x in t.tiles])
@@ -113,8 +117,9 @@ def _rare(tile: dict) -> bool:
     return tile["group"] == "bonus" or tile["face_down"] or tile["sideways"]
 
 
-def synthetic_samples(seed: int, count: int, workers: int = 2, every_tile: bool = False, sizes=SIZES):
-    chunks = [(seed, a, min(count, a + 10), every_tile, tuple(sizes)) for a in range(0, count, 10)]
+def synthetic_samples(seed: int, count: int, workers: int = 2, every_tile: bool = False, sizes=SIZES,
+                      dark: float = 0.0):
+    chunks = [(seed, a, min(count, a + 10), every_tile, tuple(sizes), dark) for a in range(0, count, 10)]
     xs, ys, props = [], [], []
     # spawned, not forked: a fork after torch or onnxruntime started their threads can hang
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -248,13 +253,18 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--sizes", default=",".join(f"{w}x{h}" for w, h in SIZES),
                     help="synthetic photo sizes, WxH comma-separated")
+    ap.add_argument("--dark-faces", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the procedural training tables get a set with dark faces and light marks "
+                         "(datasets.render_tiles.dark_style); the threshold's check tables are drawn as without it")
     ap.add_argument("--no-photos", action="store_true", help="synthetic tables only (no hust-riichi photos)")
     args = ap.parse_args(argv)
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     import torch
 
     t0 = time.time()
-    xs, ys, _ = synthetic_samples(1000 + args.seed, args.tables, args.threads, sizes=sizes)
+    if not 0.0 <= args.dark_faces <= 1.0:
+        ap.error(f"--dark-faces must be a share from 0 to 1, not {args.dark_faces}")
+    xs, ys, _ = synthetic_samples(1000 + args.seed, args.tables, args.threads, sizes=sizes, dark=args.dark_faces)
     px, py = ([], []) if args.no_photos else photo_samples("train")
     xs, ys = np.stack(xs + px), np.array(ys + py)
     print(f"training set: {int((ys == 1).sum())} tiles, {int((ys == 0).sum())} finds that are no tile "
@@ -291,7 +301,7 @@ def main(argv=None) -> int:
     meta = {"threshold": threshold, "window": WINDOW, "sizes": args.sizes,
             "trained_on": {"synthetic_tables": args.tables, "tiles": int((ys == 1).sum()),
                            "no_tile": int((ys == 0).sum()), "hust_riichi_train_finds": len(px)},
-            "epochs": args.epochs, "seed": args.seed, "measured": measured,
+            "epochs": args.epochs, "seed": args.seed, "dark_faces": args.dark_faces, "measured": measured,
             "minutes": {"data": round((t1 - t0) / 60, 1), "training": round((t2 - t1) / 60, 1),
                         "check": round((time.time() - t2) / 60, 1)}}
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
