@@ -386,8 +386,9 @@ def find_tiles(img, localizer=None) -> TileFinds:
     all (KMahjongg's jade set at 2000x1500: 272 of 554 tiles, and 548 in the negative).  So
     when the finds are fewer than a whole table's (NEGATIVE_BELOW) or dark (DARK_FINDS), the
     negative gets a first look too, and when that look finds clearly more tiles than the
-    photo's first look did (_clearly_more), the tiles are found in the negative; they stand if
-    they outnumber the photo's own finds, marks on each other's tiles not counted.  When the
+    photo's first look did (_clearly_more), the tiles are found in the negative; they stand
+    unless the photo's own finds are clearly more, marks on each other's tiles not counted (the
+    photo's closer looks may find a dark tile's marks one by one).  When the
     first looks tie but the photo's finds are dark, the negative is looked at closer all the
     same, and its finds stand if they are clearly more than the photo's: big dark tiles, or dark
     tiles on a busy cloth, may show each tile's marks as one blob to both first looks."""
@@ -403,8 +404,10 @@ def find_tiles(img, localizer=None) -> TileFinds:
     neg = pyr.negative()
     first_neg = _look(loc, neg, scale)
     if _clearly_more(first_neg[0], first[0]):
+        # the photo's closer looks may find a dark tile's marks one by one: they must then be
+        # clearly more than the negative's finds to stand
         in_negative = _found(loc, neg, scale, *first_neg)
-        if _own_count(in_negative, quads) > _own_count(quads, in_negative):
+        if not _clearly_more(quads, in_negative):
             return TileFinds(in_negative, True, quads)
     elif dark:
         # big dark tiles, or dark tiles on a busy cloth: each first look may find a tile's marks
