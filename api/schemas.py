@@ -89,6 +89,9 @@ class TileOut(BaseModel):
     seat: Optional[str] = None
     group: Optional[Any] = None
     face_down: bool = False
+    candidates: list[tuple[str, float]] = Field(
+        default_factory=list, description="the classifier's three likeliest readings, best first, as [code, "
+                                          "probability]; `code` may differ when the table's rules put the tile right")
 
 
 class Recognition(BaseModel):

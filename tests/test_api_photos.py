@@ -49,6 +49,26 @@ def test_recognize_finds_the_tiles_of_the_example(recognition):
         assert set(tile) >= {"box", "code", "confidence", "seat", "group", "face_down"}
 
 
+def test_each_tile_carries_the_classifiers_likeliest_readings(recognition):
+    """What the page offers a person correcting a doubtful tile: the top three, best first."""
+    for tile in recognition["tiles"]:
+        cands = tile["candidates"]
+        assert 1 <= len(cands) <= 3, tile
+        probs = [p for _, p in cands]
+        assert probs == sorted(probs, reverse=True) and all(0 <= p <= 1 for p in probs), tile
+        if cands[0][0] == tile["code"]:
+            assert cands[0][1] == pytest.approx(tile["confidence"], abs=1e-3), tile
+    # the example's least sure tile: its right reading is among its candidates
+    truth = [(t["box"], t["code"]) for t in TRUTH["tiles"]]
+    predicted = [(t["box"], t["code"]) for t in recognition["tiles"]]
+    pairs, _, _ = match_boxes(truth, predicted, threshold=0.3)
+    true_code = {b: truth[a][1] for a, b in pairs}
+    least = min((k for k in true_code if not recognition["tiles"][k]["face_down"]),
+                key=lambda k: recognition["tiles"][k]["confidence"])
+    assert recognition["tiles"][least]["confidence"] < 0.9
+    assert true_code[least] in [c for c, _ in recognition["tiles"][least]["candidates"]]
+
+
 def test_recognize_returns_an_annotated_jpeg(recognition):
     url = recognition["annotated_image"]
     assert url.startswith("data:image/jpeg;base64,")

@@ -564,6 +564,45 @@ def test_tiles_read_with_little_confidence_are_marked_until_checked(server, page
     assert page.locator("#overlay g.box.unsure").count() == 0
 
 
+def test_the_picker_offers_a_doubtful_tiles_likeliest_readings(server, page):
+    """The recogniser's three likeliest readings of a tile are one click each in the picker,
+    with their probabilities; picking one sets the tile's kind and clears its mark. A sure
+    tile's picker shows none (its other readings are all under 1%)."""
+    doubtful = {}
+
+    def unsure_of_one(recognition):
+        doubtful.update(next(t for t in recognition["tiles"] if t["seat"] == "S" and not t["face_down"]))
+        doubtful["other"] = least_used_kind([t["code"] for t in recognition["tiles"]], doubtful["code"])
+        doubtful.update(confidence=0.41, candidates=[[doubtful["code"], 0.41], [doubtful["other"], 0.37], ["5z", 0.12]])
+        recognition["tiles"] = [{k: v for k, v in doubtful.items() if k != "other"} if t["box"] == doubtful["box"]
+                                else {**t, "candidates": [[t["code"], 0.999], ["1m", 0.0004]]}
+                                for t in recognition["tiles"]]
+
+    answer_from_truth(page, unsure_of_one)
+    upload_example(page, server)
+    page.locator("#hands button.tile:not(.unsure)[data-id]").first.click()
+    page.wait_for_selector("#picker[open]")
+    assert page.locator("#picker-likely").is_hidden()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+
+    marked = page.locator("#hands button.tile.unsure")
+    assert marked.get_attribute("data-code") == doubtful["code"]
+    tile_id = marked.get_attribute("data-id")
+    marked.click()
+    page.wait_for_selector("#picker[open]")
+    offered = page.locator("#picker-likely-kinds button")
+    assert offered.evaluate_all("bs => bs.map(b => b.dataset.code)") == [doubtful["code"], doubtful["other"], "5z"]
+    assert offered.nth(0).get_attribute("aria-pressed") == "true"
+    assert offered.nth(1).inner_text().split()[-1] == "37%"
+    if SCREENSHOTS:
+        page.screenshot(path=str(SCREENSHOTS / "page-picker-likeliest.png"))
+    offered.nth(1).click()
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert page.locator(f'#hands button.tile[data-id="{tile_id}"]').get_attribute("data-code") == doubtful["other"]
+    assert page.locator("#hands button.tile.unsure").count() == 0
+
+
 def test_choosing_the_same_photo_again_reads_it_again(server, page):
     """A player who wants to start over picks the same photo again: it is read afresh (a file
     input whose value has not changed fires no change event unless it is cleared)."""

@@ -73,6 +73,9 @@ class RecognizedTile:
     seat: str
     group: str
     sideways: bool = False
+    #: the classifier's likeliest readings, best first (code, probability): `code` may be another
+    #: when the table's rules put the tile right (a set's repair, too many copies); a person
+    #: correcting a doubtful tile mostly finds the right one among them
     candidates: list = field(default_factory=list)
 
     @property
@@ -89,6 +92,7 @@ class RecognizedTile:
             "group": self.group,
             "face_down": self.face_down,
             "sideways": self.sideways,
+            "candidates": [[str(c), round(float(p), 4)] for c, p in self.candidates[:3]],
         }
 
 

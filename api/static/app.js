@@ -88,6 +88,13 @@ function newSeat() { return { concealed: [], melds: [], bonus: [] }; }
 
 // recognition JSON -> editable model: four positions (bottom, right, top, left), each with
 // concealed tile ids, melds [{exposed, ids}] and bonus ids; plus tiles by id with their boxes.
+// the recogniser's likeliest readings of a tile, [[code, probability], ...] best first (older
+// answers and hand-added tiles have none)
+function likeliest(t) {
+  return (Array.isArray(t.candidates) ? t.candidates : [])
+    .filter((c) => Array.isArray(c) && CLASSES.includes(c[0]) && typeof c[1] === "number").slice(0, 3);
+}
+
 function buildModel(rec, cameraWind) {
   const tiles = new Map();
   const seats = [newSeat(), newSeat(), newSeat(), newSeat()];
@@ -101,7 +108,8 @@ function buildModel(rec, cameraWind) {
     let match = pool.find((t) => !t.used && t.seat === seatWind && t.code === code);
     if (!match && preferBack) match = pool.find((t) => !t.used && t.seat === seatWind && (t.face_down || t.code === "back"));
     if (match) match.used = true;
-    tiles.set(id, { id, code, box: match ? match.box : null, confidence: match ? match.confidence : null });
+    tiles.set(id, { id, code, box: match ? match.box : null, confidence: match ? match.confidence : null,
+      candidates: match ? likeliest(match) : [] });
     return id;
   };
 
@@ -123,7 +131,7 @@ function buildModel(rec, cameraWind) {
   for (const t of pool) {
     if (t.used) continue;
     const id = nextId++;
-    tiles.set(id, { id, code: t.code, box: t.box, confidence: t.confidence });
+    tiles.set(id, { id, code: t.code, box: t.box, confidence: t.confidence, candidates: likeliest(t) });
     if (WINDS.includes(t.seat)) seats[posOfWind(t.seat, cameraWind)].concealed.push(id);
     else unplaced.push(id);
   }
@@ -350,6 +358,15 @@ function openPicker(id, addTarget) {
   $("#picker-winning").checked = model.winning === id;
   $("#picker-delete").hidden = !tile;
   for (const b of document.querySelectorAll("#picker-kinds button")) b.setAttribute("aria-pressed", tile && b.dataset.code === tile.code ? "true" : "false");
+  // the recogniser's likeliest readings, one click each (a misread tile's right kind is mostly
+  // among them); shown when it weighed more than one at 1% or more
+  const likely = tile ? (tile.candidates || []).filter(([, p]) => p >= 0.01) : [];
+  $("#picker-likely").hidden = likely.length < 2;
+  $("#picker-likely-kinds").replaceChildren(...likely.map(([code, p]) => el("button", {
+    type: "button", class: `tile ${tileClass(code)}`, "data-code": code, "aria-pressed": code === tile.code ? "true" : "false",
+    "aria-label": `${tileName(code)}, ${Math.round(p * 100)}%`, title: `${tileName(code)}, ${Math.round(p * 100)}%`,
+    onclick: () => pick(code),
+  }, tileShort(code), el("small", {}, `${Math.round(p * 100)}%`))));
   $("#picker").showModal();
   const current = tile && document.querySelector(`#picker-kinds button[data-code="${tile.code}"]`);
   (current || document.querySelector("#picker-kinds button")).focus();
