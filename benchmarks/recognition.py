@@ -197,15 +197,20 @@ def _same_partition(rec, table) -> tuple[bool, str]:
     return True, ""
 
 
+def _true_codes(rec, table) -> list[str]:
+    """The true code of each found tile: that of the true tile whose centre is nearest its own."""
+    centres = np.array([np.mean(np.array(t["quad"]), axis=0) for t in table.tiles])
+    return [str(table.tiles[int(np.argmin(np.linalg.norm(centres - t.quad.center, axis=1)))]["code"])
+            for t in rec.tiles]
+
+
 def _misreads(rec, table) -> tuple[int, int, list[tuple[str, str]]]:
     """(face-up true tiles matched, of them flowers or seasons, [(true, read)] for those read
     wrong), each found tile matched to the true tile whose centre is nearest its own."""
     from scoring.tiles import BONUS
 
-    centres = np.array([np.mean(np.array(t["quad"]), axis=0) for t in table.tiles])
     seen, bonus, wrong = 0, 0, []
-    for t in rec.tiles:
-        true = table.tiles[int(np.argmin(np.linalg.norm(centres - t.quad.center, axis=1)))]["code"]
+    for t, true in zip(rec.tiles, _true_codes(rec, table)):
         if true == "back" or t.face_down:
             continue
         seen += 1
@@ -213,6 +218,26 @@ def _misreads(rec, table) -> tuple[int, int, list[tuple[str, str]]]:
         if t.code != true:
             wrong.append((true, t.code))
     return seen, bonus, wrong
+
+
+def _checking(rec, table) -> dict:
+    """What a person correcting the table on the web page meets: the face-up tiles it marks for
+    checking (read with under vision.hands.LOW_CONFIDENCE, as the page's dashed outline), the
+    misread ones among them, and the misread tiles whose right kind the picker offers among the
+    likeliest readings (the classifier's top three)."""
+    from vision.hands import LOW_CONFIDENCE
+
+    out = {"marked": 0, "misread": 0, "misread_marked": 0, "misread_offered": 0}
+    for t, true in zip(rec.tiles, _true_codes(rec, table)):
+        if true == "back" or t.face_down:
+            continue
+        marked = t.confidence < LOW_CONFIDENCE
+        out["marked"] += marked
+        if t.code != true:
+            out["misread"] += 1
+            out["misread_marked"] += marked
+            out["misread_offered"] += true in [c for c, _ in t.candidates[:3]]
+    return out
 
 
 def _why_scores_wrong(wrong: list[tuple[str, str]], got: dict) -> str:
@@ -273,6 +298,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
     failures = []
     tiles = {"face_up": 0, "bonus": 0, "wrong": 0, "bonus_wrong": 0}
     causes: Counter = Counter()
+    checking: Counter = Counter()
     widths = []
     for i in range(count):
         table = make_table(rng, size, art=art, props=props, dark=dark)
@@ -302,8 +328,12 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
                 no_tile["finds"] += extra
                 no_tile["on_props"] += on_props
                 no_tile["tables"] += extra > 0
+                check = _checking(rec, table)
+                checking.update(check)
                 if not same:
                     causes[_why_scores_wrong(wrong, got)] += 1
+                    checking["wrong_tables"] += 1
+                    checking["wrong_tables_all_marked"] += check["misread"] == check["misread_marked"]
             if (not ok or not same) and len(failures) < 25:
                 failures.append({"table": i, "mode": mode, "layout": why or "ok", "scores_right": same,
                                  "warnings": rec.warnings[:4]})
@@ -320,6 +350,10 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
             "other_face_up": round(1 - (tiles["wrong"] - tiles["bonus_wrong"]) / max(1, other), 4),
             "face_up_tiles": tiles["face_up"], "flowers_seasons_tiles": tiles["bonus"]}
         res["full"]["wrong_scores_by_misread"] = dict(causes.most_common())
+        from vision.hands import LOW_CONFIDENCE
+
+        res["full"]["checking"] = {"marked_below": LOW_CONFIDENCE, **{k: int(checking[k]) for k in (
+            "marked", "misread", "misread_marked", "misread_offered", "wrong_tables", "wrong_tables_all_marked")}}
         res["median_tile_width_px"] = round(float(np.median(widths)), 1)
         res["full"]["finds_that_are_no_tile"] = no_tile
     res["failures"] = failures
@@ -479,6 +513,14 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
                   f"{t['flowers_seasons_tiles']} flowers and seasons.", "",
                   "Tables with wrong scores, by what was misread: "
                   + (", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) or "none") + ".", ""]
+        c = full.get("checking")
+        if c:
+            lines += [f"Checking on the web page: it marks {c['marked'] / s['tables']:.1f} face-up tiles a table "
+                      f"for checking (read with under {c['marked_below']:.0%} confidence), {c['misread_marked']} of the "
+                      f"{c['misread']} misread tiles among them; the picker's likeliest readings hold the "
+                      f"right kind of {c['misread_offered']} of the {c['misread']}. Of the "
+                      f"{c['wrong_tables']} tables with wrong scores, {c['wrong_tables_all_marked']} have "
+                      f"every misread tile marked.", ""]
     nt = full.get("finds_that_are_no_tile") if isinstance(full, dict) else None
     if nt:
         props = f" ({nt['on_props']} on the {nt['props']} props)" if s.get("props") else ""

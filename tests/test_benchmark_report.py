@@ -4,6 +4,10 @@ pipeline keeps two cores busy, and on a busy host the second may add little (a 1
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
+
 from conftest import load_benchmark
 
 
@@ -47,6 +51,34 @@ def test_a_props_run_counts_finds_that_are_no_tile_and_keeps_its_failures():
     assert set(nt) == {"finds", "on_props", "tables", "props"} and nt["props"] > 0
     md = "\n".join(bench._synthetic_markdown(r))
     assert "with dice, scoring sticks, coins or chips" in md and "Finds that are no tile" in md
+    checking = r["full"]["checking"]
+    assert checking["misread_marked"] <= checking["misread"] and checking["misread_offered"] <= checking["misread"]
+    assert checking["wrong_tables_all_marked"] <= checking["wrong_tables"] <= 1
+    assert "Checking on the web page: it marks" in md
+
+
+def test_checking_counts_the_marked_tiles_and_the_misread_ones_the_picker_offers_right():
+    """A tile is marked when read with under vision.hands.LOW_CONFIDENCE; a misread tile is
+    offered right when its true kind is among its three likeliest readings."""
+    bench = _recognition_benchmark()
+
+    def true_tile(code, x):
+        return {"code": code, "quad": [[x, 0], [x + 10, 0], [x + 10, 14], [x, 14]]}
+
+    def found(code, x, confidence, candidates):
+        return SimpleNamespace(code=code, confidence=confidence, candidates=candidates, face_down=code == "back",
+                               quad=SimpleNamespace(center=np.array([x + 5.0, 7.0])))
+
+    table = SimpleNamespace(tiles=[true_tile("1m", 0), true_tile("2m", 20), true_tile("f2", 40),
+                                   true_tile("back", 60), true_tile("5p", 80)])
+    rec = SimpleNamespace(tiles=[
+        found("1m", 0, 0.95, [("1m", 0.95), ("7m", 0.03)]),  # right, sure
+        found("3m", 20, 0.50, [("3m", 0.50), ("2m", 0.40), ("5m", 0.05)]),  # misread, marked, offered
+        found("f3", 40, 0.70, [("f3", 0.70), ("f4", 0.20), ("f1", 0.05), ("f2", 0.04)]),  # 4th is not offered
+        found("back", 60, 0.99, [("back", 0.99)]),  # face down: not counted
+        found("5p", 80, 0.55, [("5p", 0.55), ("6p", 0.40)]),  # right, marked
+    ])
+    assert bench._checking(rec, table) == {"marked": 2, "misread": 2, "misread_marked": 1, "misread_offered": 1}
 
 
 def test_a_dark_run_draws_dark_faced_sets_and_the_report_says_so():
