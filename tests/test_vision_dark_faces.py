@@ -37,16 +37,23 @@ def test_the_negative_pyramid_holds_each_level_negated():
         assert np.array_equal(lv, cv2.bitwise_not(mine))
 
 
-@pytest.mark.parametrize("seed", [4, 3])  # a whole table; one player's 15 tiles
-def test_a_set_with_dark_faces_is_found_in_the_photos_negative(seed):
-    """The localiser, trained on pale faces, finds a tile or two of a dark set and nearly all
-    of them in the negative."""
+def _found_whole_in_the_negative(seed: int):
+    """(table, true boxes, finds) of a dark-set table whose tiles are all found, in the
+    negative, and nothing else."""
     table = make_table(np.random.default_rng(seed), SIZE, dark=True)
     truth = [t["box"] for t in table.tiles]
     finds = find_tiles(table.image)
     assert finds.negative
     recall, extra = _recall(truth, [q.box for q in finds.quads])
     assert recall == 1.0 and extra == 0, (recall, extra)
+    return table, truth, finds
+
+
+@pytest.mark.parametrize("seed", [4, 3])  # a whole table; one player's 15 tiles
+def test_a_set_with_dark_faces_is_found_in_the_photos_negative(seed):
+    """The localiser, trained on pale faces, finds a tile or two of a dark set and nearly all
+    of them in the negative."""
+    table, truth, finds = _found_whole_in_the_negative(seed)
     assert _recall(truth, [q.box for q in finds.in_photo])[0] < 0.1
 
 
@@ -136,12 +143,7 @@ def test_a_dark_set_whose_first_looks_tie_is_found_in_the_negatives_closer_looks
     """Dark tiles on a busy cloth, or big ones: the two first looks find about as many blobs
     (each tile's marks as one), and only the closer looks show the negative's finds to be the
     tiles."""
-    table = make_table(np.random.default_rng(seed), SIZE, dark=True)
-    truth = [t["box"] for t in table.tiles]
-    finds = find_tiles(table.image)
-    assert finds.negative
-    recall, extra = _recall(truth, [q.box for q in finds.quads])
-    assert recall == 1.0 and extra == 0, (recall, extra)
+    _found_whole_in_the_negative(seed)
 
 
 def test_the_tile_check_looks_at_a_dark_set_in_both_polarities():
