@@ -515,12 +515,17 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
                   + (", ".join(f"{k}: {v}" for k, v in full["wrong_scores_by_misread"].items()) or "none") + ".", ""]
         c = full.get("checking")
         if c:
-            lines += [f"Checking on the web page: it marks {c['marked'] / s['tables']:.1f} face-up tiles a table "
-                      f"for checking (read with under {c['marked_below']:.0%} confidence), {c['misread_marked']} of the "
-                      f"{c['misread']} misread tiles among them; the picker's likeliest readings hold the "
-                      f"right kind of {c['misread_offered']} of the {c['misread']}. Of the "
-                      f"{c['wrong_tables']} tables with wrong scores, {c['wrong_tables_all_marked']} have "
-                      f"every misread tile marked.", ""]
+            text = (f"Checking on the web page: it marks {c['marked'] / s['tables']:.1f} face-up tiles a table "
+                    f"for checking (read with under {c['marked_below']:.0%} confidence)")
+            if c["misread"]:
+                text += (f", {c['misread_marked']} of the {c['misread']} misread tiles among them; the picker's "
+                         f"likeliest readings hold the right kind of {c['misread_offered']} of the {c['misread']}.")
+            else:
+                text += "; no tile was misread."
+            if c["wrong_tables"]:
+                text += (f" Tables with wrong scores whose every misread tile is marked: "
+                         f"{c['wrong_tables_all_marked']} of {c['wrong_tables']}.")
+            lines += [text, ""]
     nt = full.get("finds_that_are_no_tile") if isinstance(full, dict) else None
     if nt:
         props = f" ({nt['on_props']} on the {nt['props']} props)" if s.get("props") else ""
