@@ -89,6 +89,8 @@ class TileOut(BaseModel):
     seat: Optional[str] = None
     group: Optional[Any] = None
     face_down: bool = False
+    quad: Optional[list[list[float]]] = Field(
+        None, description="the tile's four corners in the same pixels, the first two its top edge as its player sees it")
     candidates: list[tuple[str, float]] = Field(
         default_factory=list, description="the classifier's three likeliest readings, best first, as [code, "
                                           "probability]; `code` may differ when the table's rules put the tile right")

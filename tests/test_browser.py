@@ -98,8 +98,8 @@ def page(browser):
 
 def truth_to_recognition(truth: dict) -> dict:
     """The example's ground truth in the shape /api/v1/recognize answers."""
-    tiles = [{"box": t["box"], "code": t["code"], "confidence": 1.0, "seat": t["seat"], "group": t["group"],
-              "face_down": t["face_down"]} for t in truth["tiles"]]
+    tiles = [{"box": t["box"], "quad": t["quad"], "code": t["code"], "confidence": 1.0, "seat": t["seat"],
+              "group": t["group"], "face_down": t["face_down"]} for t in truth["tiles"]]
     seats = {}
     for hand in truth["case"]["hands"]:
         seats[hand["seat"]] = {"seat": hand["seat"], "concealed": hand["concealed"], "melds": hand["melds"],
@@ -601,6 +601,59 @@ def test_the_picker_offers_a_doubtful_tiles_likeliest_readings(server, page):
     page.wait_for_selector("#picker:not([open])", state="attached")
     assert page.locator(f'#hands button.tile[data-id="{tile_id}"]').get_attribute("data-code") == doubtful["other"]
     assert page.locator("#hands button.tile.unsure").count() == 0
+
+
+def _picker_crop(page, tile_locator) -> dict:
+    """Open the picker on a tile and return its crop: size, and its grey and red (red less the
+    mean of green and blue) pixels at 24x32."""
+    tile_locator.click()
+    page.wait_for_selector("#picker[open]")
+    crop = page.evaluate("""() => {
+      const c = document.querySelector("#picker-crop");
+      if (c.hidden) return {hidden: true};
+      const small = document.createElement("canvas");
+      small.width = 24; small.height = 32;
+      small.getContext("2d").drawImage(c, 0, 0, 24, 32);
+      const d = small.getContext("2d").getImageData(0, 0, 24, 32).data;
+      const grey = [], red = [];
+      for (let i = 0; i < d.length; i += 4) {
+        grey.push((d[i] + d[i + 1] + d[i + 2]) / 3);
+        red.push(d[i] - (d[i + 1] + d[i + 2]) / 2);
+      }
+      return {hidden: false, width: c.width, height: c.height, grey, red};
+    }""")
+    if SCREENSHOTS and not crop["hidden"]:
+        page.locator("#picker-crop").screenshot(path=str(SCREENSHOTS / f"picker-crop-{tile_locator.get_attribute('data-id')}.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    return crop
+
+
+def test_the_picker_shows_the_tile_as_the_photo_shows_it_turned_upright(server, page):
+    """The picker shows the tile cut from the photo and turned upright, whichever seat's side of
+    the photo it lies on: a 3m's red 萬 under its black 三 is in the crop's lower half, from the
+    bottom seat and from the left seat (a quarter turn in the photo) alike. A tile added by
+    hand has no picture."""
+    import numpy as np
+
+    answer_from_truth(page)
+    upload_example(page, server)
+    page.wait_for_function("document.querySelector('#photo-img').complete")
+    bottom = _picker_crop(page, page.locator('article[data-seat="E"] button.tile[data-code="3m"]').first)
+    left = _picker_crop(page, page.locator('article[data-seat="N"] button.tile[data-code="3m"]').first)
+    for crop in (bottom, left):
+        assert not crop["hidden"] and crop["height"] == 120 and crop["width"] < crop["height"], crop
+        assert np.std(crop["grey"]) > 20  # the photo was drawn, not a blank canvas
+        red = np.array(crop["red"]).reshape(32, 24)[4:28, 4:20]  # the face, without the rim's colours
+        assert red[12:].mean() > red[:12].mean() + 10, (red[12:].mean(), red[:12].mean())
+
+    page.locator('article[data-seat="E"] button.tile.add').first.click()
+    page.wait_for_selector("#picker[open]")
+    page.click('#picker-kinds button[data-code="1m"]')
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    added = page.locator('article[data-seat="E"] button.tile[data-code="1m"]').last
+    assert "added by hand" in added.get_attribute("aria-label")
+    assert _picker_crop(page, added)["hidden"]
 
 
 def test_choosing_the_same_photo_again_reads_it_again(server, page):

@@ -108,8 +108,8 @@ function buildModel(rec, cameraWind) {
     let match = pool.find((t) => !t.used && t.seat === seatWind && t.code === code);
     if (!match && preferBack) match = pool.find((t) => !t.used && t.seat === seatWind && (t.face_down || t.code === "back"));
     if (match) match.used = true;
-    tiles.set(id, { id, code, box: match ? match.box : null, confidence: match ? match.confidence : null,
-      candidates: match ? likeliest(match) : [] });
+    tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
+      confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [] });
     return id;
   };
 
@@ -131,7 +131,7 @@ function buildModel(rec, cameraWind) {
   for (const t of pool) {
     if (t.used) continue;
     const id = nextId++;
-    tiles.set(id, { id, code: t.code, box: t.box, confidence: t.confidence, candidates: likeliest(t) });
+    tiles.set(id, { id, code: t.code, box: t.box, quad: t.quad, confidence: t.confidence, candidates: likeliest(t) });
     if (WINDS.includes(t.seat)) seats[posOfWind(t.seat, cameraWind)].concealed.push(id);
     else unplaced.push(id);
   }
@@ -342,6 +342,32 @@ function setChoices() {
   return options;
 }
 
+// the tile as the photo shows it, turned upright (its quad's first edge is its top as its player
+// sees it) with a little of its neighbours: what a person picks its kind from
+const CROP_HEIGHT = 120;
+function drawTileCrop(tile) {
+  const canvas = $("#picker-crop");
+  const img = $("#photo-img");
+  const quad = tile && Array.isArray(tile.quad) && tile.quad.length === 4 ? tile.quad : null;
+  canvas.hidden = !(quad && img.complete && img.naturalWidth && model.width);
+  if (canvas.hidden) return;
+  const [p0, p1, , p3] = quad;
+  const width = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
+  const height = Math.hypot(p3[0] - p0[0], p3[1] - p0[1]);
+  const cx = quad.reduce((sum, p) => sum + p[0], 0) / 4;
+  const cy = quad.reduce((sum, p) => sum + p[1], 0) / 4;
+  const margin = 1.25;
+  const k = CROP_HEIGHT / (height * margin);
+  canvas.height = CROP_HEIGHT;
+  canvas.width = Math.max(1, Math.round(width * margin * k));
+  const ctx = canvas.getContext("2d");
+  ctx.translate(canvas.width / 2, canvas.height / 2);
+  ctx.scale(k, k);
+  ctx.rotate(-Math.atan2(p1[1] - p0[1], p1[0] - p0[0]));
+  ctx.translate(-cx, -cy);
+  ctx.drawImage(img, 0, 0, model.width, model.height);  // the shown photo may be smaller than the original
+}
+
 function openPicker(id, addTarget) {
   picking = id ? { id } : { add: addTarget };
   const tile = id ? model.tiles.get(id) : null;
@@ -367,6 +393,7 @@ function openPicker(id, addTarget) {
     "aria-label": `${tileName(code)}, ${Math.round(p * 100)}%`, title: `${tileName(code)}, ${Math.round(p * 100)}%`,
     onclick: () => pick(code),
   }, tileShort(code), el("small", {}, `${Math.round(p * 100)}%`))));
+  drawTileCrop(tile);
   $("#picker").showModal();
   const current = tile && document.querySelector(`#picker-kinds button[data-code="${tile.code}"]`);
   (current || document.querySelector("#picker-kinds button")).focus();
