@@ -15,7 +15,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from api.annotate import draw_errors
 from api.images import decode_image, encode_data_url
-from api.validation import ImageOutcome
+from api.validation import SURE, ImageOutcome
+
+#: labels to check listed in the page (all are in report.json)
+CHECK_ROWS = 100
 
 
 def _font(size: int):
@@ -124,6 +127,15 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
             f"<figure>{picture}<figcaption><b>{esc(outcome.name)}</b>: {outcome.errors} errors, "
             f"{data['correct']}/{data['tiles']} right<br>{'<br>'.join(details)}</figcaption></figure>"
         )
+    to_check = report.get("labels_to_check") or []
+    check_rows = "".join(
+        f"<tr><td>{esc(c['image'])}</td><td>{' '.join(f'{v:g}' for v in c['box'])}</td>"
+        f"<td>{esc(c['label']) if c['label'] else 'no label'}</td><td>{esc(c['read'])}</td>"
+        f"<td>{c['confidence'] * 100:.0f}%</td></tr>"
+        for c in to_check[:CHECK_ROWS]
+    ) or "<tr><td colspan=5>none</td></tr>"
+    if len(to_check) > CHECK_ROWS:
+        check_rows += f"<tr><td colspan=5>... and {len(to_check) - CHECK_ROWS} more in report.json</td></tr>"
     warnings = "".join(f"<li>{esc(w)}</li>" for w in report["warnings"])
     confusion_url = "data:image/png;base64," + base64.b64encode(confusion_picture).decode("ascii")
     return f"""<!doctype html>
@@ -152,6 +164,11 @@ IoU &ge; {report['iou_threshold']}; boxes are paired one to one, best overlap fi
 <table><tr><th>labelled</th><th>read as</th><th>count</th></tr>{confusions}</table>
 <h2>Confusion matrix</h2>
 <div class="cm"><img src="{confusion_url}" alt="confusion matrix: rows labelled code, columns predicted code"></div>
+<h2>Labels to check</h2>
+<p>Where the recogniser was sure (at least {SURE:.0%}) and the labels say otherwise: a tile found where no
+label is (a label perhaps missing), or a labelled tile read as another kind (a label perhaps wrong, or a
+sure misreading). Look at each; the surest first.</p>
+<table><tr><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th></tr>{check_rows}</table>
 <h2>Worst images</h2>
 <p class="legend"><span style="background:#3cb43c">right</span> <span style="background:#ff8c00">wrong (read/true)</span>
 <span style="background:#e62828">missed</span> <span style="background:#c83cc8">extra</span></p>

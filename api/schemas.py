@@ -136,3 +136,6 @@ class ValidationReport(BaseModel):
     recall: Optional[float] = None
     tile_accuracy: Optional[float] = None
     exact_image_rate: Optional[float] = None
+    labels_to_check: list[dict[str, Any]] = Field(
+        default_factory=list, description="sure readings (confidence >= 0.9) the labels contradict, surest first: "
+                                          "{image, kind: unlabelled | disagrees, box, label, read, confidence}")

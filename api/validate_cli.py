@@ -50,6 +50,13 @@ def format_summary(report: dict) -> str:
     weak = sorted(((s["recall"] or 0.0, code) for code, s in report["per_class"].items() if s["labelled"]))[:5]
     if weak:
         lines.append("lowest recall: " + ", ".join(f"{code} {pct(r)}" for r, code in weak))
+    to_check = report.get("labels_to_check") or []
+    if to_check:
+        unlabelled = sum(c["kind"] == "unlabelled" for c in to_check)
+        other = len(to_check) - unlabelled
+        lines.append(f"labels to check: {len(to_check)} sure reading{'s' * (len(to_check) != 1)} the labels "
+                     f"contradict ({unlabelled} tile{'s' * (unlabelled != 1)} no label covers, {other} labelled "
+                     f"tile{'s' * (other != 1)} read as another kind; listed in the report)")
     for warning in report["warnings"][:10]:
         lines.append(f"warning: {warning}")
     return "\n".join(lines)

@@ -11,7 +11,11 @@ Matching is per image and class-blind: predicted and labelled boxes are paired g
   recall = right predictions of the class / labelled tiles of the class;
 * ``exact_image_rate``: images where every tile is found and named right and nothing is extra;
 * the confusion matrix counts (true code, predicted code), with ``missed`` and ``extra`` for the
-  unpaired boxes.
+  unpaired boxes;
+* ``labels_to_check``: where the recogniser is sure (confidence >= ``SURE``) and the labels
+  disagree: a tile it found that no label covers (a label perhaps missing) or a labelled tile it
+  read as another kind (a label perhaps wrong).  A set's own errors are as likely as the
+  recogniser's here, and a person settles each one by looking.
 
 Recognition runs in worker processes (``workers`` > 1) or in this process; either way each image
 is checked and decoded by the same code the web service uses.
@@ -35,6 +39,8 @@ from vision.quad import box_iou as iou
 
 IOU_THRESHOLD = 0.5
 MISSED, EXTRA = "missed", "extra"
+#: a reading this sure that the labels contradict is listed for a person to check (labels_to_check)
+SURE = 0.9
 
 #: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...],
 #: or to {"tiles": [...], "blurred": bool} when it can also tell a blurred photo (recognize_path).
@@ -74,6 +80,7 @@ class ImageOutcome:
     error: str | None = None
     seconds: float = 0.0
     blurred: bool = False  # the recogniser found the photo blurred (vision.sharpness)
+    confidence: list = field(default_factory=list)  # of each prediction (None when not given)
 
     @property
     def wrong(self) -> list:
@@ -92,6 +99,24 @@ class ImageOutcome:
     @property
     def exact(self) -> bool:
         return self.error is None and self.errors == 0
+
+    def _sure(self, pi: int) -> float | None:
+        c = self.confidence[pi] if pi < len(self.confidence) else None
+        return float(c) if isinstance(c, (int, float)) and c >= SURE else None
+
+    def labels_to_check(self) -> list[dict]:
+        """Sure readings the labels contradict: found tiles no label covers, labelled tiles read
+        as another kind."""
+        out = []
+        for pi in self.extra:
+            if (c := self._sure(pi)) is not None:
+                out.append({"image": self.name, "kind": "unlabelled", "box": [round(v, 1) for v in self.predicted[pi][0]],
+                            "label": None, "read": self.predicted[pi][1], "confidence": round(c, 4)})
+        for ti, pi in self.wrong:
+            if (c := self._sure(pi)) is not None:
+                out.append({"image": self.name, "kind": "disagrees", "box": [round(v, 1) for v in self.truth[ti][0]],
+                            "label": self.truth[ti][1], "read": self.predicted[pi][1], "confidence": round(c, 4)})
+        return out
 
     def to_json(self) -> dict:
         return {
@@ -114,7 +139,9 @@ def outcome_for(image: LabelledImage, predicted_tiles: list | None, error: str |
                 seconds: float = 0.0, blurred: bool = False) -> ImageOutcome:
     truth = [(tuple(t.box), t.code) for t in image.tiles]
     predicted = [(tuple(float(v) for v in t["box"]), str(t["code"])) for t in (predicted_tiles or [])]
-    outcome = ImageOutcome(image.name, truth, predicted, error=error, seconds=seconds, blurred=blurred)
+    confidence = [t.get("confidence") if isinstance(t, dict) else None for t in (predicted_tiles or [])]
+    outcome = ImageOutcome(image.name, truth, predicted, error=error, seconds=seconds, blurred=blurred,
+                           confidence=confidence)
     if error is None:
         outcome.pairs, outcome.missed, outcome.extra = match_boxes(truth, predicted)
     else:
@@ -169,6 +196,8 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
     failed = [o for o in outcomes if o.error]
     blurred = [o.name for o in outcomes if o.blurred]
     ranked = sorted((o for o in outcomes if o.errors), key=lambda o: (-o.errors, o.name))[:worst]
+    to_check = sorted((c for o in outcomes if o.error is None for c in o.labels_to_check()),
+                      key=lambda c: (-c["confidence"], c["image"]))
     mistakes = Counter()
     for o in outcomes:
         for ti, pi in o.wrong:
@@ -194,6 +223,7 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
             {"true": t, "predicted": p, "count": n} for (t, p), n in mistakes.most_common(15)
         ],
         "worst_images": [o.to_json() for o in ranked],
+        "labels_to_check": to_check,
         "per_image": [o.to_json() for o in outcomes],
         "seconds": round(seconds, 2),
         "seconds_per_image": _ratio(round(sum(o.seconds for o in outcomes) * 1000), len(outcomes) * 1000),

@@ -118,6 +118,42 @@ def test_report_files_are_self_contained(labelset, tmp_path):
     assert confusion_png(report["confusion"]).startswith(b"\x89PNG")
 
 
+def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_path):
+    """A collector's labels can be wrong too: a tile read surely (SURE) where no label is, or a
+    labelled tile read surely as another kind, is listed for a person to look at, the surest
+    first; unsure ones are the recogniser's doubt and are not. (In hust-riichi each of the five
+    sure readings that contradicted a label was the label's error.)"""
+    from api.validate_cli import format_summary
+    from api.validation import SURE
+
+    def recognizer(path: Path) -> list:
+        tiles = labelled_recognizer(path)
+        if path.stem == "wrong":
+            tiles[1]["confidence"] = 0.95  # 9p labelled, read surely as 8p
+        elif path.stem == "extra":  # one unsure find (0.4) and one sure one where no label is
+            tiles.append({"box": [200, 20, 235, 80], "code": "3s", "confidence": 0.97})
+        elif path.stem == "a":
+            tiles[0] = {**tiles[0], "code": "1s", "confidence": SURE - 0.01}  # unsure: not listed
+        return tiles
+
+    report, outcomes = validate(labelset, recognizer=recognizer, workers=0)
+    checks = report["labels_to_check"]
+    assert [(c["image"], c["kind"], c["label"], c["read"], c["confidence"]) for c in checks] == [
+        ("images/extra.jpg", "unlabelled", None, "3s", 0.97),
+        ("images/wrong.jpg", "disagrees", "9p", "8p", 0.95),
+    ]
+    assert checks[0]["box"] == [200, 20, 235, 80]
+    assert ("labels to check: 2 sure readings the labels contradict (1 tile no label covers, 1 labelled tile read "
+            "as another kind; listed in the report)") in format_summary(report)
+    _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
+    page = html_path.read_text()
+    assert "<h2>Labels to check</h2>" in page
+    assert "<td>images/extra.jpg</td><td>200 20 235 80</td><td>no label</td><td>3s</td><td>97%</td>" in page
+    plain, _ = validate(labelset, recognizer=lambda p: [{**t, "confidence": 0.5} for t in labelled_recognizer(p)],
+                        workers=0)
+    assert plain["labels_to_check"] == [] and "labels to check" not in format_summary(plain)
+
+
 def test_validate_cli_reports_a_bad_folder(tmp_path, capsys):
     from api.cli import main
 
