@@ -148,11 +148,13 @@ def _augmented_crop(code: str, style, target_style, rng: np.random.Generator, st
 
 
 def real_samples(root: Path, names: list[str], variants: int, seed: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of labelled hust-riichi photos: one exact box plus `variants`-1 augmented ones each."""
+    """Crops of labelled hust-riichi photos: one exact box plus `variants`-1 augmented ones each,
+    with the labels the errata put right (since 2026-11-29: the committed networks learnt three
+    training crops under their wrong labels)."""
     from datasets.hust_riichi import crop_box, load_photos
 
     rng = np.random.default_rng(seed)
-    photos = load_photos(root)
+    photos = load_photos(root, corrected=True)
     xs, ys = [], []
     for name in names:
         photo = photos[name]

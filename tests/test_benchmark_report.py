@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from conftest import load_benchmark
 
@@ -87,3 +88,23 @@ def test_a_dark_run_draws_dark_faced_sets_and_the_report_says_so():
     assert r["art"] == "procedural, dark faces"
     md = bench.to_markdown({"command": "x", "synthetic_dark": [r]})
     assert "art style procedural, dark faces" in md and "scores exactly right" in md
+
+
+def test_the_hust_figures_are_also_given_with_the_sets_wrong_labels_put_right():
+    bench = _recognition_benchmark()
+    row = {"true_tiles": 1636, "recall_iou50": 1.0, "false_detections": 0, "median_ms_per_photo": 80.0}
+    hust = {"photos": 81, "split": "datasets/splits/hust-riichi.json", "labels_corrected": 1,
+            "mjscore": {**row, "per_tile_accuracy": 0.9994, "per_tile_accuracy_labels_corrected": 1.0},
+            "mahjong_detector": {**row, "per_tile_accuracy": 0.4707, "per_tile_accuracy_labels_corrected": 0.4713}}
+    md = bench.to_markdown({"command": "x", "hust_riichi": hust})
+    assert "| mjscore | 1636 | 100.00% | 99.94% |" in md
+    assert ("Per-tile accuracy with the set's wrong labels put right (datasets/splits/hust-riichi-errata.json: "
+            "1 of these tiles): mjscore 100.00%, mahjong_detector 47.13%.") in md
+
+
+def test_the_classifier_benchmark_judges_the_same_readings_against_the_corrected_labels():
+    bench = load_benchmark("classifier")
+    fixed = bench.labels_corrected(["7z", "1m", "2m"], ["4m", "1m", "2m"], ["7z", "1m", "2m"])
+    assert fixed == {"n": 3, "acc": 1.0, "labels_corrected": 1, "errors": []}
+    fixed = bench.labels_corrected(["4m", "1m", "3m"], ["4m", "1m", "2m"], ["7z", "1m", "2m"])
+    assert fixed["acc"] == pytest.approx(1 / 3) and fixed["errors"] == [("7z", "4m"), ("2m", "3m")]
