@@ -10,6 +10,7 @@ import json
 import math
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -17,8 +18,9 @@ from api.annotate import draw_errors
 from api.images import decode_image, encode_data_url
 from api.validation import SURE, ImageOutcome
 
-#: labels to check listed in the page (all are in report.json)
+#: labels to check listed in the page (all are in report.json), each with a picture this high
 CHECK_ROWS = 100
+CHECK_PICTURE_HEIGHT = 72
 
 
 def _font(size: int):
@@ -79,11 +81,39 @@ def worst_image_urls(outcomes: list[ImageOutcome], paths: dict[str, Path], limit
     return drawn
 
 
+def check_picture_urls(report: dict, paths: dict[str, Path], limit: int | None = None) -> list[str]:
+    """A small picture of each listed label to check: its box with a quarter of its size around
+    it, CHECK_PICTURE_HEIGHT pixels high; "" where the photo cannot be read."""
+    photos: dict[str, np.ndarray | None] = {}
+    urls = []
+    for entry in (report.get("labels_to_check") or [])[:CHECK_ROWS if limit is None else limit]:
+        name = entry["image"]
+        if name not in photos:
+            try:
+                photos[name] = decode_image(paths[name].read_bytes())
+            except Exception:  # noqa: BLE001 - an unreadable photo is listed without its picture
+                photos[name] = None
+        image = photos[name]
+        x1, y1, x2, y2 = entry["box"]
+        mx, my = 0.25 * (x2 - x1), 0.25 * (y2 - y1)
+        crop = None if image is None else image[max(0, int(y1 - my)):max(0, int(y2 + my) + 1),
+                                                max(0, int(x1 - mx)):max(0, int(x2 + mx) + 1)]
+        if crop is None or crop.size == 0:
+            urls.append("")
+            continue
+        k = CHECK_PICTURE_HEIGHT / crop.shape[0]
+        crop = cv2.resize(crop, (max(1, round(crop.shape[1] * k)), CHECK_PICTURE_HEIGHT),
+                          interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
+        urls.append(encode_data_url(crop, quality=80, max_side=4 * CHECK_PICTURE_HEIGHT))
+    return urls
+
+
 def _pct(value) -> str:
     return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
-def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageOutcome, str]]) -> str:
+def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageOutcome, str]],
+                check_pictures: list[str] | None = None) -> str:
     esc = html.escape
     summary = [
         ("images", report["images"]),
@@ -128,14 +158,18 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
             f"{data['correct']}/{data['tiles']} right<br>{'<br>'.join(details)}</figcaption></figure>"
         )
     to_check = report.get("labels_to_check") or []
-    check_rows = "".join(
-        f"<tr><td>{esc(c['image'])}</td><td>{' '.join(f'{v:g}' for v in c['box'])}</td>"
-        f"<td>{esc(c['label']) if c['label'] else 'no label'}</td><td>{esc(c['read'])}</td>"
-        f"<td>{c['confidence'] * 100:.0f}%</td></tr>"
-        for c in to_check[:CHECK_ROWS]
-    ) or "<tr><td colspan=5>none</td></tr>"
+    pictures = list(check_pictures or [])
+    pictures += [""] * (len(to_check) - len(pictures))
+    rows = []
+    for c, url in zip(to_check[:CHECK_ROWS], pictures):
+        picture = f'<img src="{url}" alt="the tile">' if url else ""
+        label = esc(c["label"]) if c["label"] else "no label"
+        box = " ".join(f"{v:g}" for v in c["box"])
+        rows.append(f"<tr><td>{picture}</td><td>{esc(c['image'])}</td><td>{box}</td><td>{label}</td>"
+                    f"<td>{esc(c['read'])}</td><td>{c['confidence'] * 100:.0f}%</td></tr>")
+    check_rows = "".join(rows) or "<tr><td colspan=6>none</td></tr>"
     if len(to_check) > CHECK_ROWS:
-        check_rows += f"<tr><td colspan=5>... and {len(to_check) - CHECK_ROWS} more in report.json</td></tr>"
+        check_rows += f"<tr><td colspan=6>... and {len(to_check) - CHECK_ROWS} more in report.json</td></tr>"
     warnings = "".join(f"<li>{esc(w)}</li>" for w in report["warnings"])
     confusion_url = "data:image/png;base64," + base64.b64encode(confusion_picture).decode("ascii")
     return f"""<!doctype html>
@@ -168,7 +202,7 @@ IoU &ge; {report['iou_threshold']}; boxes are paired one to one, best overlap fi
 <p>Where the recogniser was sure (at least {SURE:.0%}) and the labels say otherwise: a tile found where no
 label is (a label perhaps missing), or a labelled tile read as another kind (a label perhaps wrong, or a
 sure misreading). Look at each; the surest first.</p>
-<table><tr><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th></tr>{check_rows}</table>
+<table><tr><th>tile</th><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th></tr>{check_rows}</table>
 <h2>Worst images</h2>
 <p class="legend"><span style="background:#3cb43c">right</span> <span style="background:#ff8c00">wrong (read/true)</span>
 <span style="background:#e62828">missed</span> <span style="background:#c83cc8">extra</span></p>
@@ -184,10 +218,12 @@ def write_report(report: dict, outcomes: list[ImageOutcome], paths: dict[str, Pa
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, html_path = out_dir / "report.json", out_dir / "report.html"
     json_path.write_text(json.dumps(report, indent=1), encoding="utf-8")
-    page = render_html(report, confusion_png(report["confusion"]), worst_image_urls(outcomes, paths, worst))
+    page = render_html(report, confusion_png(report["confusion"]), worst_image_urls(outcomes, paths, worst),
+                       check_picture_urls(report, paths))
     html_path.write_text(page, encoding="utf-8")
     return json_path, html_path
 
 
 def html_for(report: dict, outcomes: list[ImageOutcome], paths: dict[str, Path], worst: int = 12) -> str:
-    return render_html(report, confusion_png(report["confusion"]), worst_image_urls(outcomes, paths, worst))
+    return render_html(report, confusion_png(report["confusion"]), worst_image_urls(outcomes, paths, worst),
+                       check_picture_urls(report, paths))

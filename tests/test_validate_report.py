@@ -6,6 +6,7 @@ tile, an invented tile, a failing image), so every figure of the report has a kn
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
@@ -13,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from api.labelsets import load_labelset
 from api.report import confusion_png, write_report
@@ -148,7 +150,18 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
     page = html_path.read_text()
     assert "<h2>Labels to check</h2>" in page
-    assert "<td>images/extra.jpg</td><td>200 20 235 80</td><td>no label</td><td>3s</td><td>97%</td>" in page
+    picture = r'<td><img src="data:image/jpeg;base64,[A-Za-z0-9+/=]+" alt="the tile"></td>'
+    assert re.search(picture + "<td>images/extra.jpg</td><td>200 20 235 80</td><td>no label</td><td>3s</td><td>97%</td>",
+                     page)
+    assert re.search(picture + "<td>images/wrong.jpg</td>", page)
+    from api.report import CHECK_PICTURE_HEIGHT, check_picture_urls
+
+    first = check_picture_urls(report, {i.name: i.path for i in labelset.images})[1]
+    shown = Image.open(io.BytesIO(base64.b64decode(first.split(",", 1)[1])))
+    assert shown.height == CHECK_PICTURE_HEIGHT and shown.width < shown.height  # a tile, upright as labelled
+    (tmp_path / "not-a-photo.jpg").write_text("no")
+    unreadable = {i.name: tmp_path / "not-a-photo.jpg" for i in labelset.images}
+    assert check_picture_urls(report, unreadable) == ["", ""]  # listed, without pictures
     plain, _ = validate(labelset, recognizer=lambda p: [{**t, "confidence": 0.5} for t in labelled_recognizer(p)],
                         workers=0)
     assert plain["labels_to_check"] == [] and "labels to check" not in format_summary(plain)
