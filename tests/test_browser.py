@@ -453,6 +453,17 @@ def test_phone_layout_has_no_sideways_scroll(server, browser):
         font_px = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
         assert font_px >= 16
         assert page.is_visible('label[for="camera"]')  # still a phone after the scoring
+        # the picker, with the tile's picture, fits the phone's width and its buttons are reachable
+        page.locator("#hands button.tile[data-id]").first.click()
+        page.wait_for_selector("#picker[open]")
+        assert page.is_visible("#picker-crop")
+        assert page.evaluate("document.querySelector('#picker').getBoundingClientRect().right <= window.innerWidth")
+        page.locator("#picker-close").scroll_into_view_if_needed()
+        assert page.locator("#picker-close").is_visible()
+        if SCREENSHOTS:
+            phone_screenshot(page, SCREENSHOTS / "page-phone-picker.png")
+        page.click("#picker-close")
+        page.wait_for_selector("#picker:not([open])", state="attached")
         if SCREENSHOTS:  # a screen at a time: Playwright's full-page shot drops the touch screen
             phone_screenshot(page, SCREENSHOTS / "page-phone.png")
     finally:
