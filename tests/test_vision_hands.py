@@ -530,3 +530,20 @@ def test_a_concealed_kongs_face_tile_read_as_a_flower_is_read_back_as_its_kind()
     layout = TableLayout([seat], [0] * n, [False] * n, [None] * n, 0.0)
     assert repair_stray_bonus(layout, reads) == {11: "f6"}
     assert reads[11].code == "1s"
+
+
+def test_a_low_confidence_warning_names_the_tiles_other_likely_readings():
+    """What a person reading the warnings (the command line) checks the tile against: its other
+    readings of 5% or more, two at most."""
+    from vision.hands import read_hands
+    from vision.layout import Group, SeatLayout, TableLayout
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads[4] = TileRead("5p", 0.45, [("5p", 0.45), ("4p", 0.3), ("6p", 0.1)])
+    reads[5] = TileRead("6p", 0.5, [("6p", 0.5), ("8p", 0.03)])
+    layout = TableLayout(seats=[SeatLayout(0, [Group(list(range(13)), 0, concealed=True)])],
+                         position=[0] * 13, sideways=[False] * 13, quads=[], rotation=0.0)
+    _, _, _, warnings = read_hands(layout, reads, "E")
+    assert "low confidence: tile 5 of East (read as 5p, 45%; else 4p 30%, 6p 10%)" in warnings
+    assert "low confidence: tile 6 of East (read as 6p, 50%)" in warnings

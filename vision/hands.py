@@ -19,6 +19,8 @@ NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"
                 10: "ten"}
 #: predictions under this confidence are reported
 LOW_CONFIDENCE = 0.6
+#: a low-confidence warning names the tile's other readings at least this likely
+ELSE_MIN_P = 0.05
 #: a laid-out group that reads as no set is read again from each tile's candidates; the likeliest
 #: set they allow is taken when it is at least this likely relative to the first readings
 REPAIR_RATIO = 0.05
@@ -433,6 +435,12 @@ def _kong_ends_missing(codes: list[str], held: int, wins: bool,
     return (meld, list(codes)) if _fits(meld, others) else None
 
 
+def _else(r: TileRead) -> str:
+    """The other readings a doubtful tile's warning names (ELSE_MIN_P or likelier, two at most)."""
+    others = [(c, p) for c, p in (r.candidates or [])[:3] if c != r.code and p >= ELSE_MIN_P][:2]
+    return "; else " + ", ".join(f"{c} {p:.0%}" for c, p in others) if others else ""
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
     season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
@@ -480,7 +488,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                                 f"likeliest reading: more {was} than a set holds were read): check it")
             elif r.confidence < LOW_CONFIDENCE:
                 warnings.append(f"low confidence: tile {number[t]} of {name} "
-                                f"(read as {r.code}, {r.confidence:.0%})")
+                                f"(read as {r.code}, {r.confidence:.0%}{_else(r)})")
         k = 0
         stray = []
         held_now = sum(_group_counts(seat_layout, reads))
