@@ -238,9 +238,14 @@ def test_validate_endpoint_json_and_html(labelset, monkeypatch):
         assert response.status_code == 200, response.text
         check_report(response.json())
         assert response.json()["dataset"] == "set"  # named by the upload, as the command line names it
+        # the labelled recogniser reads every tile at 1.0: its 9p read as 8p is a sure disagreement
+        assert [(c["image"], c["label"], c["read"]) for c in response.json()["labels_to_check"]] == [
+            ("images/wrong.jpg", "9p", "8p")]
         page = client.post("/api/v1/validate?format=html", files={"archive": ("set.zip", data, "application/zip")})
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert "9p read as 8p" in page.text
+        assert re.search(r'<td><img src="data:image/jpeg;base64,[^"]+" alt="the tile"></td><td>images/wrong.jpg</td>',
+                         page.text)
 
 
 def test_many_label_warnings_are_cut_with_a_count(labelset):
