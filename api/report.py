@@ -83,29 +83,35 @@ def worst_image_urls(outcomes: list[ImageOutcome], paths: dict[str, Path], limit
 
 def check_picture_urls(report: dict, paths: dict[str, Path], limit: int | None = None) -> list[str]:
     """A small picture of each listed label to check: its box with a quarter of its size around
-    it, CHECK_PICTURE_HEIGHT pixels high; "" where the photo cannot be read."""
-    photos: dict[str, np.ndarray | None] = {}
-    urls = []
-    for entry in (report.get("labels_to_check") or [])[:CHECK_ROWS if limit is None else limit]:
-        name = entry["image"]
-        if name not in photos:
+    it, CHECK_PICTURE_HEIGHT pixels high; "" where the photo cannot be read.  Each photo is
+    decoded once and let go before the next (a hundred 12 MP photos would not fit in memory)."""
+    entries = (report.get("labels_to_check") or [])[:CHECK_ROWS if limit is None else limit]
+    urls = [""] * len(entries)
+    name, image = None, None
+    for i in sorted(range(len(entries)), key=lambda i: entries[i]["image"]):
+        entry = entries[i]
+        if entry["image"] != name:
+            name, image = entry["image"], None
             try:
-                photos[name] = decode_image(paths[name].read_bytes())
+                image = decode_image(paths[name].read_bytes())
             except Exception:  # noqa: BLE001 - an unreadable photo is listed without its picture
-                photos[name] = None
-        image = photos[name]
-        x1, y1, x2, y2 = entry["box"]
-        mx, my = 0.25 * (x2 - x1), 0.25 * (y2 - y1)
-        crop = None if image is None else image[max(0, int(y1 - my)):max(0, int(y2 + my) + 1),
-                                                max(0, int(x1 - mx)):max(0, int(x2 + mx) + 1)]
-        if crop is None or crop.size == 0:
-            urls.append("")
-            continue
-        k = CHECK_PICTURE_HEIGHT / crop.shape[0]
-        crop = cv2.resize(crop, (max(1, round(crop.shape[1] * k)), CHECK_PICTURE_HEIGHT),
-                          interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
-        urls.append(encode_data_url(crop, quality=80, max_side=4 * CHECK_PICTURE_HEIGHT))
+                pass
+        if image is not None:
+            urls[i] = _tile_picture(image, entry["box"])
     return urls
+
+
+def _tile_picture(image: np.ndarray, box) -> str:
+    """The box with a quarter of its size around it, CHECK_PICTURE_HEIGHT high, as a data URL."""
+    x1, y1, x2, y2 = box
+    mx, my = 0.25 * (x2 - x1), 0.25 * (y2 - y1)
+    crop = image[max(0, int(y1 - my)):max(0, int(y2 + my) + 1), max(0, int(x1 - mx)):max(0, int(x2 + mx) + 1)]
+    if crop.size == 0:
+        return ""
+    k = CHECK_PICTURE_HEIGHT / crop.shape[0]
+    crop = cv2.resize(crop, (max(1, round(crop.shape[1] * k)), CHECK_PICTURE_HEIGHT),
+                      interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
+    return encode_data_url(crop, quality=80, max_side=4 * CHECK_PICTURE_HEIGHT)
 
 
 def _pct(value) -> str:

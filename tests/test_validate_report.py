@@ -7,9 +7,11 @@ tile, an invented tile, a failing image), so every figure of the report has a kn
 from __future__ import annotations
 
 import base64
+import gc
 import io
 import json
 import re
+import weakref
 import zipfile
 from pathlib import Path
 
@@ -165,6 +167,36 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     plain, _ = validate(labelset, recognizer=lambda p: [{**t, "confidence": 0.5} for t in labelled_recognizer(p)],
                         workers=0)
     assert plain["labels_to_check"] == [] and "labels to check" not in format_summary(plain)
+
+
+def test_the_pictures_of_labels_to_check_decode_each_photo_once(labelset, monkeypatch):
+    """Listed surest first, the entries of one photo lie apart; each photo is still decoded once
+    and let go before the next (a hundred big photos would not fit in memory), and the pictures
+    come back in the list's order."""
+    import api.report
+
+    decoded = []
+    real = api.report.decode_image
+
+    def decode_one_at_a_time(data):
+        gc.collect()
+        assert all(alive() is None for alive in decoded), "a photo decoded before is still held"
+        image = real(data)
+        decoded.append(weakref.ref(image))
+        return image
+
+    monkeypatch.setattr(api.report, "decode_image", decode_one_at_a_time)
+    paths = {i.name: i.path for i in labelset.images}
+    entry = {"kind": "disagrees", "label": "9p", "read": "8p", "confidence": 0.95}
+    report = {"labels_to_check": [
+        {**entry, "image": "images/a.jpg", "box": [10, 10, 40, 50]},
+        {**entry, "image": "images/wrong.jpg", "box": [10, 10, 70, 50]},
+        {**entry, "image": "images/a.jpg", "box": [10, 10, 40, 50]},
+    ]}
+    urls = api.report.check_picture_urls(report, paths)
+    assert len(decoded) == 2
+    widths = [Image.open(io.BytesIO(base64.b64decode(u.split(",", 1)[1]))).width for u in urls]
+    assert widths[0] == widths[2] < widths[1]  # the wide box's picture is second, as listed
 
 
 def test_validate_cli_reports_a_bad_folder(tmp_path, capsys):
