@@ -30,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+#: labels to check the summary names one a line (all are in the report)
+CHECK_LINES = 5
+
+
 def format_summary(report: dict) -> str:
     def pct(v):
         return "n/a" if v is None else f"{v * 100:.1f}%"
@@ -57,6 +61,12 @@ def format_summary(report: dict) -> str:
         lines.append(f"labels to check: {len(to_check)} sure reading{'s' * (len(to_check) != 1)} the labels "
                      f"contradict ({unlabelled} tile{'s' * (unlabelled != 1)} no label covers, {other} labelled "
                      f"tile{'s' * (other != 1)} read as another kind; listed in the report)")
+        for c in to_check[:CHECK_LINES]:
+            label = f"labelled {c['label']}" if c["label"] else "no label"
+            box = " ".join(f"{v:g}" for v in c["box"])
+            lines.append(f"  {c['image']} [{box}]: {label}, read as {c['read']} ({c['confidence']:.0%})")
+        if len(to_check) > CHECK_LINES:
+            lines.append(f"  ... and {len(to_check) - CHECK_LINES} more")
     for warning in report["warnings"][:10]:
         lines.append(f"warning: {warning}")
     return "\n".join(lines)

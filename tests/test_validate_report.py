@@ -147,8 +147,12 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
         ("images/wrong.jpg", "disagrees", "9p", "8p", 0.95),
     ]
     assert checks[0]["box"] == [200, 20, 235, 80]
+    summary = format_summary(report)
     assert ("labels to check: 2 sure readings the labels contradict (1 tile no label covers, 1 labelled tile read "
-            "as another kind; listed in the report)") in format_summary(report)
+            "as another kind; listed in the report)\n"
+            "  images/extra.jpg [200 20 235 80]: no label, read as 3s (97%)\n"
+            "  images/wrong.jpg [") in summary
+    assert ": labelled 9p, read as 8p (95%)" in summary
     _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
     page = html_path.read_text()
     assert "<h2>Labels to check</h2>" in page
