@@ -81,11 +81,11 @@ def worst_image_urls(outcomes: list[ImageOutcome], paths: dict[str, Path], limit
     return drawn
 
 
-def check_picture_urls(report: dict, paths: dict[str, Path], limit: int | None = None) -> list[str]:
+def check_picture_urls(report: dict, paths: dict[str, Path]) -> list[str]:
     """A small picture of each listed label to check: its box with a quarter of its size around
     it, CHECK_PICTURE_HEIGHT pixels high; "" where the photo cannot be read.  Each photo is
     decoded once and let go before the next (a hundred 12 MP photos would not fit in memory)."""
-    entries = (report.get("labels_to_check") or [])[:CHECK_ROWS if limit is None else limit]
+    entries = (report.get("labels_to_check") or [])[:CHECK_ROWS]
     urls = [""] * len(entries)
     name, image = None, None
     for i in sorted(range(len(entries)), key=lambda i: entries[i]["image"]):

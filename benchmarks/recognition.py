@@ -107,15 +107,14 @@ def bench_hust(root: Path, split_file: Path) -> dict:
     theirs = {"tiles": 0, "found": 0, "right": 0, "extra": 0, "ms": []}
     det = _mahjong_detector()
     misses = []
-    # the same photos judged against the labels the errata put right (a red dragon labelled 4m)
+    # the labels as published, and as the errata put them right (a red dragon labelled 4m)
     from datasets.hust_riichi import load_photos
 
-    fixed = load_photos(root, corrected=True)
+    published, fixed = load_photos(root), load_photos(root, corrected=True)
     right_fixed = {"mjscore": 0, "mahjong_detector": 0}
     labels_fixed = 0
     for name in names:
-        label = json.loads((root / "labels" / (Path(name).stem + ".json")).read_text())
-        truth = [(t["box"], t["code"]) for t in label["tiles"]]
+        truth = [(list(box), code) for box, code in published[name].tiles]
         truth_fixed = [(list(box), code) for box, code in fixed[name].tiles]
         labels_fixed += sum(a[1] != b[1] for a, b in zip(truth, truth_fixed))
         path = root / "images" / name
@@ -220,13 +219,14 @@ def _true_codes(rec, table) -> list[str]:
             for t in rec.tiles]
 
 
-def _misreads(rec, table) -> tuple[int, int, list[tuple[str, str]]]:
+def _misreads(rec, table, truths: list[str] | None = None) -> tuple[int, int, list[tuple[str, str]]]:
     """(face-up true tiles matched, of them flowers or seasons, [(true, read)] for those read
-    wrong), each found tile matched to the true tile whose centre is nearest its own."""
+    wrong), each found tile matched to the true tile whose centre is nearest its own (`truths`:
+    _true_codes, when already worked out)."""
     from scoring.tiles import BONUS
 
     seen, bonus, wrong = 0, 0, []
-    for t, true in zip(rec.tiles, _true_codes(rec, table)):
+    for t, true in zip(rec.tiles, truths or _true_codes(rec, table)):
         if true == "back" or t.face_down:
             continue
         seen += 1
@@ -236,15 +236,15 @@ def _misreads(rec, table) -> tuple[int, int, list[tuple[str, str]]]:
     return seen, bonus, wrong
 
 
-def _checking(rec, table) -> dict:
+def _checking(rec, truths: list[str]) -> dict:
     """What a person correcting the table on the web page meets: the face-up tiles it marks for
     checking (read with under vision.hands.LOW_CONFIDENCE, as the page's dashed outline), the
     misread ones among them, and the misread tiles whose right kind the picker offers among the
-    likeliest readings (the classifier's top three)."""
+    likeliest readings (the classifier's top three).  `truths`: _true_codes(rec, table)."""
     from vision.hands import LOW_CONFIDENCE
 
     out = {"marked": 0, "misread": 0, "misread_marked": 0, "misread_offered": 0}
-    for t, true in zip(rec.tiles, _true_codes(rec, table)):
+    for t, true in zip(rec.tiles, truths):
         if true == "back" or t.face_down:
             continue
         marked = t.confidence < LOW_CONFIDENCE
@@ -334,7 +334,8 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
             same = _scores_equal(got, truth_result)
             score_ok[mode] += same
             if mode == "full":
-                seen, bonus, wrong = _misreads(rec, table)
+                truths = _true_codes(rec, table)
+                seen, bonus, wrong = _misreads(rec, table, truths)
                 tiles["face_up"] += seen
                 tiles["bonus"] += bonus
                 tiles["wrong"] += len(wrong)
@@ -344,7 +345,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
                 no_tile["finds"] += extra
                 no_tile["on_props"] += on_props
                 no_tile["tables"] += extra > 0
-                check = _checking(rec, table)
+                check = _checking(rec, truths)
                 checking.update(check)
                 if not same:
                     causes[_why_scores_wrong(wrong, got)] += 1

@@ -79,7 +79,7 @@ def test_checking_counts_the_marked_tiles_and_the_misread_ones_the_picker_offers
         found("back", 60, 0.99, [("back", 0.99)]),  # face down: not counted
         found("5p", 80, 0.55, [("5p", 0.55), ("6p", 0.40)]),  # right, marked
     ])
-    assert bench._checking(rec, table) == {"marked": 2, "misread": 2, "misread_marked": 1, "misread_offered": 1}
+    assert bench._checking(rec, bench._true_codes(rec, table)) == {"marked": 2, "misread": 2, "misread_marked": 1, "misread_offered": 1}
 
 
 def test_a_dark_run_draws_dark_faced_sets_and_the_report_says_so():
