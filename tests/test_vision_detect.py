@@ -592,3 +592,33 @@ def test_touching_tiles_found_as_one_stand_when_the_look_keeps_only_one_of_them(
     more = detect.find_tiles_in(np.zeros((1200, 1600, 3), np.uint8), [200, 400, 1200, 600], 60.0, known,
                                 localizer=object())
     assert more.found == [] and more.replaced == []
+
+
+def test_tiles_the_first_look_found_and_the_closer_look_lost_come_back(monkeypatch):
+    """The localiser's map at one size can hold tiles its map at another lost: seed 11's
+    single-player table 15 at 12 MP, on a checked cloth, had all 17 tiles in the first look and
+    12 in the closer one, which used to replace it.  A first find that no closer find lies on
+    comes back when it is sized like the closer finds round it and lies in a row with another
+    find; one where touching tiles ran together (it holds closer finds' centres), one of another
+    size and one lying alone (a piece of a scoring stick, on props tables) do not."""
+    import vision.detect as detect
+
+    # first look at scale 0.01 of a 4000-pixel photo: tiles 20 pixels there, 2000 in the photo
+    row = [_box_quad(2000 + 2000 * k, 3000, 2000, 2700) for k in range(6)]
+    ran_together = _box_quad(20000, 3000, 4000, 2700)  # two touching tiles found as one
+    oversized = _box_quad(30000, 3000, 5000, 6000)
+    alone = _box_quad(12000, 20000, 2000, 2700)
+    first = row + [ran_together, oversized, alone]
+    closer = row[2:] + [_box_quad(19000, 3000, 1950, 2650), _box_quad(21000, 3000, 1950, 2650)]
+    monkeypatch.setattr(detect, "_look_in", lambda loc, pyr, scale, regions, known=(): closer)
+    monkeypatch.setattr(detect, "_regions", lambda prob, shape, w: [[0, 0, 40000, 30000]])
+    monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: quads)
+    monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "_holes", lambda pyr, quads: [])
+
+    class Shape:
+        shape = (30000, 40000, 3)
+
+    quads = detect._found(None, Shape(), 0.01, first, np.zeros((300, 400), np.float32))
+    centres = sorted(round(float(q.center[0])) for q in quads)
+    assert centres == [2000, 4000, 6000, 8000, 10000, 12000, 19000, 21000]

@@ -44,6 +44,11 @@ REGION_MAX_FRACTION = 0.6
 #: median of its look's finds (_with_region_finds)
 REGION_FIND_DEPTH = 0.25
 REGION_FIND_AREA = (0.5, 2.0)
+#: a first look's find the closer looks lost comes back when its area is within this range of
+#: the later finds' round it, and a find lies beside it in its row: centres at most ROW_MATE[0]
+#: of its width apart along the row and ROW_MATE[1] of its height off it (_first_finds_missed)
+FIRST_FIND_AREA = (0.7, 1.4)
+ROW_MATE = (1.5, 0.3)
 #: a find under this share of another's area, at its place, is a fragment of that tile (a
 #: corner cut off), not the tile itself (two tiles run together give halves)
 FRAGMENT_AREA = 0.35
@@ -475,6 +480,7 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
         return marked["regions"]
 
     known = quads  # the best measure of each region's tiles so far
+    first_finds = quads if len(quads) >= 4 and median_width(quads) * scale >= MIN_MEASURE else []
     found_closer = False
     if len(quads) < 4 or median_width(quads) * scale < MIN_MEASURE:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
@@ -506,10 +512,50 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
             break
         scale, quads, known, found_closer = new, found, found, True
     quads = without_specks(quads)
+    if quads and len(quads) < len(first_finds) and scale != first:
+        quads = without_specks(quads + _first_finds_missed(first_finds, quads))
     if not quads:
         return quads
     quads = without_cloth(pyr, without_gap_fills(pyr, quads))
     return quads + _holes(pyr, quads)
+
+
+def _first_finds_missed(first: list[TileQuad], later: list[TileQuad]) -> list[TileQuad]:
+    """The first look's finds that the later, closer looks lost, as tiles of a row: none of the
+    later finds lies on them or holds their centre, they are sized like the later finds round
+    them (within FIRST_FIND_AREA of the median area of the nearest SPECK_NEIGHBOURS), and
+    another find (later, or another such) lies beside them in their row (ROW_MATE).  Asked only
+    when the later looks found fewer tiles than the first (_found): where they found more, the
+    first look's small size ran touching tiles together, and a first find the later looks did
+    not repeat was a patch of cloth between two sets (seed 2024's props table 83 at 2000x1500:
+    33 finds, then 64).  The
+    localiser's map at one size can hold tiles its map at another lost, as with regions
+    (_with_region_finds): seed 11's single-player table 15 at 12 MP, on a checked cloth, had
+    all 17 tiles in the first look and 12 in the closer one, which used to replace it.  A
+    first find where touching tiles ran together holds the later finds' centres, and a piece
+    of a scoring stick or half a tile is alone or of another size: they do not come back."""
+    if not first or not later:
+        return []
+    centres = np.array([q.center for q in later])
+    areas = np.array([q.width * q.height for q in later])
+    lost = []
+    for q in first:
+        if any(_inside_quad(o, q) or _inside_quad(q, o) for o in later):
+            continue
+        near = np.argsort(np.linalg.norm(centres - q.center, axis=1))[:SPECK_NEIGHBOURS]
+        around = float(np.median(areas[near]))
+        if FIRST_FIND_AREA[0] * around <= q.width * q.height <= FIRST_FIND_AREA[1] * around:
+            lost.append(q)
+    return [q for q in lost if any(_row_mates(q, o) for o in later + lost if o is not q)]
+
+
+def _row_mates(q: TileQuad, other: TileQuad) -> bool:
+    """`other` lies next to `q` in q's row: along q's width within ROW_MATE[0] of q's width,
+    off the row by at most ROW_MATE[1] of q's height."""
+    d = other.center - q.center
+    across = abs(float(np.dot(d, q.up)))
+    along = float(np.hypot(*d)) if across == 0 else math.sqrt(max(0.0, float(np.dot(d, d)) - across ** 2))
+    return along <= ROW_MATE[0] * q.width and across <= ROW_MATE[1] * q.height
 
 
 #: find_tiles_in looks at its box at these multiples of the size that brings tiles to
