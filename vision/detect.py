@@ -480,9 +480,10 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
         return marked["regions"]
 
     known = quads  # the best measure of each region's tiles so far
-    first_finds = quads if len(quads) >= 4 and median_width(quads) * scale >= MIN_MEASURE else []
+    measured = len(quads) >= 4 and median_width(quads) * scale >= MIN_MEASURE
+    first_finds = quads if measured else []  # tiles, not specks: they may come back at the end
     found_closer = False
-    if len(quads) < 4 or median_width(quads) * scale < MIN_MEASURE:
+    if not measured:
         # nothing, or specks: the tiles may be too small to see at this size; look closer
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
@@ -524,16 +525,16 @@ def _first_finds_missed(first: list[TileQuad], later: list[TileQuad]) -> list[Ti
     """The first look's finds that the later, closer looks lost, as tiles of a row: none of the
     later finds lies on them or holds their centre, they are sized like the later finds round
     them (within FIRST_FIND_AREA of the median area of the nearest SPECK_NEIGHBOURS), and
-    another find (later, or another such) lies beside them in their row (ROW_MATE).  Asked only
-    when the later looks found fewer tiles than the first (_found): where they found more, the
-    first look's small size ran touching tiles together, and a first find the later looks did
-    not repeat was a patch of cloth between two sets (seed 2024's props table 83 at 2000x1500:
-    33 finds, then 64).  The
-    localiser's map at one size can hold tiles its map at another lost, as with regions
+    another find (later, or another such) lies beside them in their row (ROW_MATE).
+    The localiser's map at one size can hold tiles its map at another lost, as with regions
     (_with_region_finds): seed 11's single-player table 15 at 12 MP, on a checked cloth, had
-    all 17 tiles in the first look and 12 in the closer one, which used to replace it.  A
-    first find where touching tiles ran together holds the later finds' centres, and a piece
-    of a scoring stick or half a tile is alone or of another size: they do not come back."""
+    all 17 tiles in the first look and 12 in the closer one, which used to replace it.  A first
+    find where touching tiles ran together holds the later finds' centres, and a piece of a
+    scoring stick or half a tile is alone or of another size: they do not come back.  _found
+    asks only when the later looks found fewer tiles than the first: where they found more,
+    the first look's small size ran touching tiles together, and a first find the later looks
+    did not repeat was a patch of cloth between two sets (seed 2024's props table 83 at
+    2000x1500: 33 finds, then 64)."""
     if not first or not later:
         return []
     centres = np.array([q.center for q in later])
@@ -553,8 +554,8 @@ def _row_mates(q: TileQuad, other: TileQuad) -> bool:
     """`other` lies next to `q` in q's row: along q's width within ROW_MATE[0] of q's width,
     off the row by at most ROW_MATE[1] of q's height."""
     d = other.center - q.center
-    across = abs(float(np.dot(d, q.up)))
-    along = float(np.hypot(*d)) if across == 0 else math.sqrt(max(0.0, float(np.dot(d, d)) - across ** 2))
+    up = q.up
+    along, across = abs(float(d @ np.array([-up[1], up[0]]))), abs(float(d @ up))
     return along <= ROW_MATE[0] * q.width and across <= ROW_MATE[1] * q.height
 
 
