@@ -411,14 +411,14 @@ def find_tiles(img, localizer=None) -> TileFinds:
     if _clearly_more(first_neg[0], first[0]):
         # the photo's closer looks may find a dark tile's marks one by one: they must then be
         # clearly more than the negative's finds to stand
-        in_negative = _found(loc, neg, scale, *first_neg)
+        in_negative = _found(loc, neg, scale, *first_neg, whole_too=True)
         if not _clearly_more(quads, in_negative):
             return TileFinds(in_negative, True, quads)
     elif dark:
         # big dark tiles, or dark tiles on a busy cloth: each first look may find a tile's marks
         # as one blob, and only the closer looks tell the two apart; the negative's closer
         # finds must then be clearly more, as its first look's had to be
-        in_negative = _found(loc, neg, scale, *first_neg)
+        in_negative = _found(loc, neg, scale, *first_neg, whole_too=True)
         if _clearly_more(in_negative, quads):
             return TileFinds(in_negative, True, quads)
     return TileFinds(quads, False, quads)
@@ -458,14 +458,19 @@ def _marks_on(finds: list[TileQuad], others: list[TileQuad]) -> list[TileQuad]:
                                     and _inside_quad(q, o) for o in others)]
 
 
-def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndarray | None) -> list[TileQuad]:
+def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndarray | None,
+           whole_too: bool = False) -> list[TileQuad]:
     """Tile quads in the photo's pixels, from the first look at a small size (at scale `first`:
     its finds and heatmap), which measures the tiles and marks their places.  If it saw
     nothing, or specks too small to measure, a closer look at twice the size finds them at
     those places.  Then, while the tiles found are far from TILE_W_TARGET pixels wide, the next
     look is at the size that makes them so, round the tiles found (or at the first look's
     places); tiles seen too small come out too big (touching cores run together), so a look may
-    need another."""
+    need another.  `whole_too` (the negative of a dark set): each look at the first look's
+    places is followed by one at the whole photo, which adds the tiles they missed
+    (_with_finds_missed).  A dark set's light marks show to the first look as specks on some
+    tiles and nothing on others, so its places may miss whole sets (KMahjongg's jade at
+    2000x1500, seed 2024's table 12: a pung and a concealed kong's white backs)."""
     h, w = pyr.shape[:2]
     scale = first
     marked: dict = {}
@@ -488,6 +493,8 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
         closer = min(2 * scale, MAX_LOOK / max(h, w))
         if closer > scale * 1.2:
             more = _look_in(loc, pyr, closer, where(closer))
+            if whole_too and where(closer) is not None:
+                more = _with_finds_missed(more, _look(loc, pyr, closer)[0])
             # the specks that sent us closer are no tiles to outnumber (a pale checkerboard's
             # squares, 4-7 pixels wide at the first look, outnumbered a lone player's 16 tiles)
             if len(more) > sum(q.width * scale >= MIN_MEASURE for q in quads):
@@ -509,6 +516,8 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
         # tiles a closer look found need only a tight box each; else the first look's places
         regions = _regions_round(known, pyr.shape) if found_closer and prob is not None else None
         found = _look_in(loc, pyr, new, regions or where(new), known=known)
+        if whole_too and not regions and where(new) is not None:
+            found = _with_finds_missed(found, _look(loc, pyr, new)[0])
         if not found:
             break
         scale, quads, known, found_closer = new, found, found, True
@@ -519,6 +528,17 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
         return quads
     quads = without_cloth(pyr, without_gap_fills(pyr, quads))
     return quads + _holes(pyr, quads)
+
+
+def _with_finds_missed(found: list[TileQuad], whole: list[TileQuad]) -> list[TileQuad]:
+    """The finds of the looks at the first look's places, and those of a look at the whole photo
+    at the same scale that they missed (_covered) and that are sized like them (within
+    REGION_FIND_AREA of their median area); with none of their own, the whole look's."""
+    if not found:
+        return whole
+    med = float(np.median([q.width * q.height for q in found]))
+    return found + [q for q in whole if not _covered(q, found)
+                    and REGION_FIND_AREA[0] * med <= q.width * q.height <= REGION_FIND_AREA[1] * med]
 
 
 def _first_finds_missed(first: list[TileQuad], later: list[TileQuad]) -> list[TileQuad]:
