@@ -186,3 +186,21 @@ def test_a_dark_set_the_first_looks_places_miss_is_found_by_a_look_at_the_whole_
     assert finds.negative
     recall, extra = _recall([t["box"] for t in table.tiles], [q.box for q in finds.quads])
     assert (recall, extra) == (1.0, 0), (recall, extra)
+
+
+def test_a_dark_sets_pale_tiles_found_in_the_photo_join_the_negatives_finds():
+    """A dark set may hold pale tiles (KMahjongg's jade: its white dragon and its backs), which
+    the negative shows dark and may miss.  The photo's own find of such a tile joins the
+    negative's finds when it is sized like them, lies in their row and is pale inside; a dark
+    tile the negative missed (the photo finds a dark tile's light marks, not its face) and a
+    pale thing lying apart from the row do not."""
+    img = np.full((400, 1000, 3), 120, np.uint8)
+    row = [_box_quad(100 + 62 * k, 150, 60, 80) for k in range(8)]
+    apart = _box_quad(500, 300, 60, 80)
+    for q in row + [apart]:
+        x0, y0, x1, y1 = (int(v) for v in q.box)
+        pale = q is row[3] or q is apart
+        cv2.rectangle(img, (x0, y0), (x1 - 1, y1 - 1), (235, 240, 240) if pale else (40, 30, 120), -1)
+    in_negative = [q for k, q in enumerate(row) if k not in (3, 6)]
+    in_photo = [row[3], row[6], apart]
+    assert detect._pale_tiles(Pyramid(img), in_photo, in_negative) == [row[3]]

@@ -490,3 +490,23 @@ def test_a_quads_centre_is_computed_once_and_cannot_be_changed():
     np.testing.assert_allclose(q.center, [15, 20])
     with pytest.raises(ValueError):
         q.center[0] += 1
+
+
+def test_a_seat_with_a_set_of_two_apart_from_its_run_is_looked_along():
+    """No set has two tiles: a group of two lying apart from a seat's run is a set with a tile
+    missing, however many tiles the seat holds.  A winner's 14 tiles and a flower, one tile of a
+    pung unfound, make 14 finds, as many as a full hand (jade at 2000x1500, seed 2024, table 14,
+    its pale tiles found: West's third white dragon stayed unfound); the row is looked along as
+    a short seat's is.  The same seat with the pung whole gets no look."""
+    bottom = _row(200, 700, 21, 0, 14)
+    left, right = _row(120, 200, 0, 21, 14), _row(560, 200, 0, 21, 14)
+    run = _row(200, 100, 21, 0, 11)
+    half_pung = _row(200 + 21 * 11 + 15, 100, 21, 0, 2)
+    flower = _row(200 + 21 * 14 + 30, 100, 21, 0, 1)
+    boxes = short_seat_boxes(group_tiles(bottom + run + half_pung + flower + left + right), (800, 700))
+    assert len(boxes) == 1
+    (x0, y0, x1, y1), tile_w = boxes[0]
+    assert x0 < 200 - 10 and x1 > 200 + 21 * 14 + 30 + 10  # the whole top row
+    assert y0 == pytest.approx(100 - 14 - 20, abs=2) and y1 == pytest.approx(100 + 14 + 20, abs=2)
+    pung = _row(200 + 21 * 11 + 15, 100, 21, 0, 3)
+    assert short_seat_boxes(group_tiles(bottom + run + pung + left + right), (800, 700)) == []

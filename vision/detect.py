@@ -84,6 +84,8 @@ NEGATIVE_EXTRA = 2
 #: and at least this many: fewer say nothing of a set (two shapes in the negative of a
 #: hust-riichi validation photo of a keyboard and no tile, read with some confidence)
 NEGATIVE_MIN = 4
+#: a photo's find is judged pale or dark (_pale_tiles) at a level where it is about this wide
+PALE_LOOK = 48.0
 #: a find inside another whose shorter side is this many times its longer side is a mark on
 #: that tile
 MARK_SIDE = 1.5
@@ -413,15 +415,29 @@ def find_tiles(img, localizer=None) -> TileFinds:
         # clearly more than the negative's finds to stand
         in_negative = _found(loc, neg, scale, *first_neg, whole_too=True)
         if not _clearly_more(quads, in_negative):
-            return TileFinds(in_negative, True, quads)
+            return TileFinds(in_negative + _pale_tiles(pyr, quads, in_negative), True, quads)
     elif dark:
         # big dark tiles, or dark tiles on a busy cloth: each first look may find a tile's marks
         # as one blob, and only the closer looks tell the two apart; the negative's closer
         # finds must then be clearly more, as its first look's had to be
         in_negative = _found(loc, neg, scale, *first_neg, whole_too=True)
         if _clearly_more(in_negative, quads):
-            return TileFinds(in_negative, True, quads)
+            return TileFinds(in_negative + _pale_tiles(pyr, quads, in_negative), True, quads)
     return TileFinds(quads, False, quads)
+
+
+def _pale_tiles(pyr: Pyramid, in_photo: list[TileQuad], in_negative: list[TileQuad]) -> list[TileQuad]:
+    """The pale tiles of a dark set found in the negative: the photo's own finds that the
+    negative's lost (_first_finds_missed: no negative find lies on them, sized like the negative
+    finds round them, in a row with one), pale inside (a median grey level of DARK_FINDS or more,
+    judged at a level where they are about PALE_LOOK pixels wide).  KMahjongg's jade draws its
+    white dragon as a white face and its backs white: light in the photo, they are dark in the
+    negative, where the localiser may miss them (jade at 2000x1500, seed 2024, table 13: a white
+    dragon in East's run).  A dark tile's light marks can come out of the photo's looks
+    tile-sized too, but they are dark inside: without the grey test, procedural dark sets laid
+    out fewer tables right."""
+    lost = _first_finds_missed(in_photo, in_negative)
+    return [q for q in lost if _grey_inside(pyr, min(1.0, PALE_LOOK / max(q.width, 1.0)), [q]) >= DARK_FINDS]
 
 
 def _grey_inside(pyr: Pyramid, scale: float, quads: list[TileQuad]) -> float:
@@ -554,7 +570,8 @@ def _first_finds_missed(first: list[TileQuad], later: list[TileQuad]) -> list[Ti
     asks only when the later looks found fewer tiles than the first: where they found more,
     the first look's small size ran touching tiles together, and a first find the later looks
     did not repeat was a patch of cloth between two sets (seed 2024's props table 83 at
-    2000x1500: 33 finds, then 64)."""
+    2000x1500: 33 finds, then 64).  _pale_tiles asks the same of the photo's own finds beside a
+    dark set's, found in the negative."""
     if not first or not later:
         return []
     centres = np.array([q.center for q in later])

@@ -678,9 +678,11 @@ LONE_ROW_EXTRA = 4.0
 
 def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list[int], float]]:
     """Boxes (x0, y0, x1, y1, photo pixels) along the row of each seat found with fewer than
-    FULL_SEAT tiles, when every seat found holds MISSING_SEAT_MIN_TILES (false finds in a photo
-    of no tiles make no seats), and that seat's tile width; one player's tiles alone whatever
-    they hold (LONE_ROW_EXTRA: a flower past the row's end).  A set
+    FULL_SEAT tiles or with a group of two apart from its run (no set has two tiles: a tile of
+    it is missing, however many the seat holds, as when a winner with flowers is one short),
+    when every seat found holds MISSING_SEAT_MIN_TILES (false finds in a photo of no tiles make
+    no seats), and that seat's tile width; one player's tiles alone whatever they hold
+    (LONE_ROW_EXTRA: a flower past the row's end).  A set
     the first look did not mark (a checked cloth hid it) lies in line with the seat's other
     tiles, past either end; `vision.detect.find_tiles_in` looks there."""
     if not _seats_hold_hands(layout):
@@ -691,13 +693,14 @@ def short_seat_boxes(layout: TableLayout, image_shape: tuple) -> list[tuple[list
     alone = len(layout.seats) == 1
     for seat in layout.seats:
         tiles = np.flatnonzero(position == seat.position)
-        if len(tiles) >= FULL_SEAT and not alone:
+        half_set = any(len(g.tiles) == 2 and not g.concealed for g in seat.groups)
+        if len(tiles) >= FULL_SEAT and not alone and not half_set:
             continue
         tile_w = float(np.median(widths[tiles]))
         points = corners[tiles].reshape(-1, 2)
         along, up = points @ RIGHT[seat.position], points @ UP[seat.position]
-        short = len(tiles) < FULL_SEAT
-        room = (FULL_SEAT - len(tiles) + SHORT_ROW_EXTRA if short else LONE_ROW_EXTRA) * tile_w
+        short = len(tiles) < FULL_SEAT or half_set
+        room = (max(FULL_SEAT - len(tiles), 1) + SHORT_ROW_EXTRA if short else LONE_ROW_EXTRA) * tile_w
         a0, a1 = along.min() - room, along.max() + room
         u0, u1 = up.min() - SHORT_ROW_ACROSS * tile_w, up.max() + SHORT_ROW_ACROSS * tile_w
         box = _box_in_photo(np.array([RIGHT[seat.position] * a + UP[seat.position] * u
