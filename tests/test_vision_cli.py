@@ -19,7 +19,9 @@ def test_recognize_json_lines_and_errors(tmp_path, capsys):
     status = main(["recognize", "--json", str(empty), str(broken)])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 1 and len(lines) == 2
-    assert lines[0]["image"] == "empty_table.png" and lines[0]["tiles"] == []
+    # each line names its image as given, whether it was read or not
+    assert [line["image"] for line in lines] == [str(empty), str(broken)]
+    assert lines[0]["tiles"] == []
     assert "no tiles found" in lines[0]["warnings"][0]
     assert lines[1]["error"]["code"] in ("corrupt", "unreadable")
 

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.recognize import recognize
 
     try:
-        rec = recognize(args.image, camera_seat=args.camera_seat)
+        rec = recognize(args.image, camera_seat=args.camera_seat, name=args.image)
     except ImageError as exc:
         print(json.dumps({"error": {"code": exc.code, "message": exc.message}}) if args.json
               else f"error: {exc.message}")

@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for path in args.images:
         try:
-            rec = recognize(path, camera_seat=args.camera_seat)
+            # named as given, as its errors are: two folders may each hold an IMG_0001.jpg
+            rec = recognize(path, camera_seat=args.camera_seat, name=path)
         except ImageError as exc:
             status = 1
             out = {"image": path, "error": {"code": exc.code, "message": exc.message}}
