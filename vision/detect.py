@@ -405,7 +405,9 @@ def find_tiles(img, localizer=None) -> TileFinds:
     first looks tie but the photo's finds are dark, the negative is looked at closer all the
     same, and its finds stand if they are clearly more than the photo's: big dark tiles, or dark
     tiles on a busy cloth, may show each tile's marks as one blob to both first looks.  When the
-    finds are clearly a dark set's (DARK_TIE), the negative's stand if they are as many."""
+    finds are clearly a dark set's (DARK_TIE), the negative's stand if they are as many (and
+    NEGATIVE_MIN at least: a few small pale tiles on dark felt, found one by one in the photo,
+    may be one blob in the negative, and their own finds then count as its marks)."""
     loc = localizer or default_localizer()
     h, w = img.shape[:2]
     scale = FIRST_LOOK / max(h, w)
@@ -430,7 +432,7 @@ def find_tiles(img, localizer=None) -> TileFinds:
         # finds must then be clearly more, as its first look's had to be, or as many when the
         # finds are clearly a dark set's (DARK_TIE)
         in_negative = _found(loc, neg, scale, *first_neg, whole_too=True)
-        as_many = _own_count(in_negative, quads) >= _own_count(quads, in_negative)
+        as_many = _own_count(in_negative, quads) >= max(NEGATIVE_MIN, _own_count(quads, in_negative))
         if _clearly_more(in_negative, quads) or grey < DARK_TIE and as_many:
             return TileFinds(in_negative + _pale_tiles(pyr, quads, in_negative), True, quads)
     return TileFinds(quads, False, quads)
