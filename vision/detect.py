@@ -432,8 +432,7 @@ def find_tiles(img, localizer=None) -> TileFinds:
         # finds must then be clearly more, as its first look's had to be, or as many when the
         # finds are clearly a dark set's (DARK_TIE)
         in_negative = _found(loc, neg, scale, *first_neg, whole_too=True)
-        as_many = _own_count(in_negative, quads) >= max(NEGATIVE_MIN, _own_count(quads, in_negative))
-        if _clearly_more(in_negative, quads) or grey < DARK_TIE and as_many:
+        if _clearly_more(in_negative, quads) or grey < DARK_TIE and _as_many(in_negative, quads):
             return TileFinds(in_negative + _pale_tiles(pyr, quads, in_negative), True, quads)
     return TileFinds(quads, False, quads)
 
@@ -472,6 +471,13 @@ def _clearly_more(negative: list[TileQuad], positive: list[TileQuad]) -> bool:
     what the photo's look finds."""
     own = _own_count(negative, positive)
     return own >= NEGATIVE_MIN and own >= NEGATIVE_MORE * _own_count(positive, negative) + NEGATIVE_EXTRA
+
+
+def _as_many(negative: list[TileQuad], positive: list[TileQuad]) -> bool:
+    """Whether the negative's finds are as many as the photo's, and NEGATIVE_MIN at least,
+    counted as _clearly_more counts them."""
+    own = _own_count(negative, positive)
+    return own >= NEGATIVE_MIN and own >= _own_count(positive, negative)
 
 
 def _own_count(finds: list[TileQuad], others: list[TileQuad]) -> int:
