@@ -101,3 +101,28 @@ def test_a_crop_reaches_a_little_past_the_found_outline():
         assert edge.mean() < 60  # the table beyond the outline
     assert crop[crop.shape[0] // 2, crop.shape[1] // 2].min() == 255
     assert upright_crop(img, quad, pad=0.0)[:, 0].mean() > 200  # cut exactly: all tile
+
+
+def test_a_nearly_square_tile_cut_on_its_side_is_read_a_quarter_turned():
+    """A tile foreshortened until its outline is nearly square (110 x 96 pixels, lying across the
+    crop) is cut on its side, and the classifier misreads it unsurely (a 4z as a flower at 0.11);
+    read again a quarter turned it reads right and surely, and that reading is taken.  A tile cut
+    the right way up keeps its reading."""
+    from datasets.render_tiles import random_style, render_tile
+    from models.classifier import default_classifier
+    from vision.recognize import _turned_looks
+
+    clf = default_classifier()
+    style = random_style(np.random.default_rng(0))
+    for code in ("4z", "7p", "6z"):
+        face = render_tile(code, style, np.random.default_rng(0), size=(96, 128))
+        side = cv2.resize(cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE), (110, 96), interpolation=cv2.INTER_AREA)
+        img = np.full((200, 220, 3), 120, np.uint8)
+        img[52:148, 55:165] = side
+        quad = TileQuad(np.float32([[55, 52], [165, 52], [165, 148], [55, 148]]))  # width along the tile's length
+        first = clf.classify([upright_crop(img, quad)])
+        assert first[0].code != code and first[0].confidence < 0.5, (code, first[0])
+        assert _turned_looks(clf, img, 1.0, [quad], first)[0].code == code
+        turned = quad.rotated(1)
+        right = clf.classify([upright_crop(img, turned)])
+        assert _turned_looks(clf, img, 1.0, [turned], right)[0] is right[0]
