@@ -147,6 +147,31 @@ def test_a_run_or_set_stays_when_one_of_its_finds_reads_as_a_tile():
     assert _without_no_tiles(None, table.image, quads, layout) == (quads, layout)
 
 
+def test_a_speck_too_small_to_read_is_no_tile_whatever_the_check_says():
+    """A photo of a mouse on its pad gave a 2.4 x 4.6 speck in its negative that the check let
+    through and the classifier read as a white dragon at 96%: a find under MIN_TILE_SIDE pixels
+    across goes, even beside a run the check vouches for; the tiles stay."""
+    from vision.layout import group_tiles
+    from vision.recognize import MIN_TILE_SIDE, _without_no_tiles
+
+    table = make_table(np.random.default_rng(2), (1280, 960))
+    quads = [TileQuad(np.array(t["quad"], np.float32)) for t in table.tiles]
+    x, y = quads[0].corners[1]  # touching the end of a tile's top edge
+    speck = TileQuad(np.float32([[x, y], [x + 2.4, y], [x + 2.4, y + 4.6], [x, y + 4.6]]))
+    assert min(speck.width, speck.height) < MIN_TILE_SIDE <= min(min(q.width, q.height) for q in quads)
+
+    class ReadsAll:
+        threshold = 0.5
+
+        def probabilities(self, img, quads_):
+            return np.ones(len(quads_))
+
+    kept, _ = _without_no_tiles(ReadsAll(), table.image, quads + [speck], group_tiles(quads + [speck]))
+    assert kept == quads
+    alone, _ = _without_no_tiles(ReadsAll(), table.image, [speck], group_tiles([speck]))
+    assert alone == []
+
+
 def test_a_missing_check_model_is_named():
     from vision.tile_check import TileCheck, TileCheckMissing
 

@@ -35,6 +35,12 @@ DECODE_SIDE = 3000
 #: a find in a group of this many touching finds or more is a tile, whatever the tile check says,
 #: when any find of the group reads as a tile
 RUN_KEPT = 3
+#: a find narrower than this (pixels of the decoded photo) is no tile, whatever the tile check
+#: says: nothing could read it, and a speck enlarged 40 times reads as a blank white dragon (a
+#: photo of a mouse on its pad: a 2.4 x 4.6 speck found in the negative, read as 5z at 96%).  The
+#: smallest true tiles found: 10.9 pixels across in hust-riichi's 640-pixel test photos with the
+#: camera tilted 35 degrees, 13.6 in 60 held-out-art tables at 1280x960 (scratch count)
+MIN_TILE_SIDE = 6.0
 #: tiles narrower than this (pixels of the decoded photo) carry flowers' and seasons' small marks
 #: in too few pixels: in benchmarks/recognition.py's held-out-art tables the classifier reads
 #: 82.6% of flowers and seasons right at 24.5 pixels, 89.2% at 29.8, 96.0% at 37.2, 97.4% at
@@ -310,7 +316,8 @@ def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | No
     in a group of RUN_KEPT or more touching finds of which one at least reads as a tile: a run
     or a set is tiles (two faces of a kong of the 1 dot, big round dots, look like coins to the
     check alone), while a bundle of scoring sticks or coins side by side make a group none of
-    whose finds reads as a tile.  `read`: the check's readings so far, by find (id -> (find,
+    whose finds reads as a tile.  A find under MIN_TILE_SIDE pixels across is no tile, whatever
+    the check says.  `read`: the check's readings so far, by find (id -> (find,
     probability)), so a photo's later groupings read only the finds a look added."""
     if check is None or not quads:
         return quads, layout
@@ -322,7 +329,7 @@ def _without_no_tiles(check, img, quads: list[TileQuad], layout, read: dict | No
     tile = [read[id(q)][1] >= check.threshold for q in quads]
     in_runs = {i for sl in layout.seats for g in sl.groups
                if len(g.tiles) >= RUN_KEPT and any(tile[j] for j in g.tiles) for i in g.tiles}
-    kept = [q for i, q in enumerate(quads) if tile[i] or i in in_runs]
+    kept = [q for i, q in enumerate(quads) if (tile[i] or i in in_runs) and min(q.width, q.height) >= MIN_TILE_SIDE]
     if len(kept) == len(quads):
         return quads, layout
     return kept, group_tiles(kept)
