@@ -68,6 +68,7 @@ NEGATIVE_READ = 0.5
 #: classifier never learnt reads there as a pale one
 NEGATIVE_READ_GAIN = 0.1
 NO_TILES_CONFIDENCE = 0.75
+NO_TILES_SIZE = 0.04
 #: a tile whose outline is nearly square (its short side at least the layout's ROW_SQUARE of
 #: its long: a row's tile foreshortened by a steep camera) may be cut on its side, and the
 #: classifier misreads a tile on its side (a 4m as a flower).  One read under TURNED_LOOK_BELOW
@@ -78,13 +79,13 @@ NO_TILES_CONFIDENCE = 0.75
 #: views and the photos as taken the same).  Chosen after those figures were seen: the
 #: VALIDATION photos in the same views read the same, and so did 900 synthetic tables (held-out
 #: art at 1280x960, seeds 2024, 99 and 7; 1600x1200; 12 MP; dark and jade sets at 2000x1500),
-#: but for 2 tiles of the dark sets read right that were not.  Without the floor of 0.8, a 1s of one 1280x960 table, read turned as 1p at 0.64, lost it.
+#: but for 2 tiles of the dark sets read right that were not.  Without the floor of 0.8, a 1s
+#: of one 1280x960 table, read turned as 1p at 0.64, lost it.
 #: `mjscore validate` on all 256 hust-riichi photos as taken: 3 tiles more read right (a 9p read
 #: as 6p, ...: 245 -> 248 photos exact), none fewer
 TURNED_LOOK_BELOW = 0.5
 TURNED_LOOK_GAIN = 2.0
 TURNED_LOOK_SURE = 0.8
-NO_TILES_SIZE = 0.04
 
 
 @dataclass
@@ -289,7 +290,8 @@ def _turned_looks(clf, img: np.ndarray, scale: float, quads: list[TileQuad], pre
     reading is taken when it is TURNED_LOOK_GAIN times as confident and TURNED_LOOK_SURE at
     least; the quad, and so the layout, stays as it is."""
     which = [i for i, (q, p) in enumerate(zip(quads, preds))
-             if min(q.width, q.height) >= ROW_SQUARE * max(q.width, q.height) and float(p.confidence) < TURNED_LOOK_BELOW]
+             if min(q.width, q.height) >= ROW_SQUARE * max(q.width, q.height)
+             and float(p.confidence) < TURNED_LOOK_BELOW]
     if not which:
         return preds
     turned = [quads[i].rotated(1) for i in which]
