@@ -108,3 +108,20 @@ def test_the_classifier_benchmark_judges_the_same_readings_against_the_corrected
     assert fixed == {"n": 3, "acc": 1.0, "labels_corrected": 1, "errors": []}
     fixed = bench.labels_corrected(["4m", "1m", "3m"], ["4m", "1m", "2m"], ["7z", "1m", "2m"])
     assert fixed["acc"] == pytest.approx(1 / 3) and fixed["errors"] == [("7z", "4m"), ("2m", "3m")]
+
+
+def test_the_views_of_the_real_photos_are_a_table_of_their_own_and_an_error_is_said():
+    bench = _recognition_benchmark()
+    views = {"photos": 81, "views": [
+        {"view": "turned 90", "turn_deg": 90, "tilt_deg": 0, "true_tiles": 1636, "recall_iou50": 1.0,
+         "per_tile_accuracy": 0.9994, "false_detections": 30,
+         "photos_not_perfect": [{"image": "a.jpg", "tiles": 0, "found": 0, "right": 0, "extra": 30}]},
+        {"view": "tilted 35", "turn_deg": 0, "tilt_deg": 35, "true_tiles": 1636, "recall_iou50": 0.9566,
+         "per_tile_accuracy": 0.9444, "false_detections": 112, "photos_not_perfect": []}]}
+    md = bench.to_markdown({"command": "x", "hust_riichi_views": views})
+    assert "## hust-riichi test photos, the camera turned or tilted (81 photos each; labels put right)" in md
+    assert "| turned 90 | 1636 | 100.00% | 99.94% | 30 | 1 |" in md
+    assert "| tilted 35 | 1636 | 95.66% | 94.44% | 112 | 0 |" in md
+    md = bench.to_markdown({"command": "x", "hust_riichi_views": {"error": "classifier not available: gone"}})
+    assert "classifier not available: gone" in md
+    assert bench.VIEWS[0] == ("turned 30", 30, 0) and all(len(v) == 3 for v in bench.VIEWS)
