@@ -7,8 +7,8 @@
    per-tile accuracy (a true tile counts when a found tile overlaps it at IoU >= 0.5 and reads
    the right code), for mjscore and, in the same run, PyPI `mahjong-detector` (a YOLOv8 ONNX
    detector; installed only in the benchmark environment, never a dependency of mjscore).
-   The same test photos again as their camera would have seen them turned or tilted (VIEWS;
-   `--views 0` skips them): recall and per-tile accuracy in each view, the labels moved with
+   The same test photos again as their camera would have seen them turned or tilted (VIEWS),
+   and under other lights (datasets.views.LIGHTS; `--views 0` skips both): recall and per-tile accuracy in each view, the labels moved with
    the pixels (datasets/views.py: a camera turning in place moves the photo by a homography).
 2. Synthetic tables (datasets/synth_table.py) in an art style left out of classifier training
    (tile_art.HELD_OUT_STYLES): photos where every tile's seat and group are right, and photos
@@ -174,9 +174,10 @@ VIEWS = (("turned 30", 30, 0), ("turned 90", 90, 0), ("turned 135", 135, 0), ("t
 def bench_hust_views(root: Path, split_file: Path) -> dict:
     """The hust-riichi TEST photos as their camera would have seen them turned or tilted (a
     homography of the photo, exact for a camera turning in place: datasets.views), labels moved
-    with them: recall and per-tile accuracy in each view, against the labels put right."""
+    with them, and as taken under other lights (datasets.views.LIGHTS): recall and per-tile
+    accuracy in each view, against the labels put right."""
     from datasets.hust_riichi import load_photos
-    from datasets.views import camera_view, view_box
+    from datasets.views import LIGHTS, camera_view, relit, view_box
     from vision.recognize import recognize
 
     clf = _classifier_or_none()
@@ -185,7 +186,7 @@ def bench_hust_views(root: Path, split_file: Path) -> dict:
     names = json.loads(split_file.read_text())["test"]
     photos = load_photos(root, corrected=True)
     out = {"photos": len(names), "views": []}
-    for view, turn, tilt in VIEWS:
+    for view, turn, tilt in VIEWS + tuple((light, 0, 0) for light in LIGHTS):
         tiles = found = right = extra = 0
         worst = []
         for name in names:
@@ -193,6 +194,8 @@ def bench_hust_views(root: Path, split_file: Path) -> dict:
             if img is None:
                 continue
             seen, m = camera_view(img, turn, tilt)
+            if view in LIGHTS:
+                seen = relit(seen, view)
             truth = [(view_box(box, m), code) for box, code in photos[name].tiles]
             rec = recognize(seen, classifier=clf)
             f, r, e = match(truth, [(t.quad.box, t.code) for t in rec.tiles])
@@ -621,7 +624,7 @@ def to_markdown(r: dict) -> str:
         lines.append("")
     v = r.get("hust_riichi_views")
     if v and v.get("views"):
-        lines += [f"## hust-riichi test photos, the camera turned or tilted ({v['photos']} photos each; "
+        lines += [f"## hust-riichi test photos, the camera turned or tilted, or other light ({v['photos']} photos each; "
                   "labels put right)", "",
                   "| view | true tiles | recall (IoU 0.5) | per-tile accuracy | false detections | photos not perfect |",
                   "| --- | ---: | ---: | ---: | ---: | ---: |"]
@@ -630,7 +633,7 @@ def to_markdown(r: dict) -> str:
                          f"{s['false_detections']} | {len(s['photos_not_perfect'])} |")
         lines.append("")
     elif v:
-        lines += ["## hust-riichi test photos, the camera turned or tilted", "", str(v.get("error")), ""]
+        lines += ["## hust-riichi test photos, the camera turned or tilted, or other light", "", str(v.get("error")), ""]
     for key in ("synthetic", "synthetic_phone"):
         lines += _synthetic_markdown(r.get(key))
     for s in r.get("synthetic_sizes", []):
@@ -701,7 +704,8 @@ def main(argv=None) -> int:
                     help=f"more synthetic tables at {DARK_SIZE[0]}x{DARK_SIZE[1]} in tile sets with dark faces: "
                          f"this many of procedural dark sets and as many of {DARK_ART} (0: skip)")
     ap.add_argument("--views", type=int, choices=(0, 1), default=1,
-                    help="1: the hust-riichi test photos again in each camera view of VIEWS (about a minute); 0: skip")
+                    help="1: the hust-riichi test photos again in each camera view of VIEWS and under each of "
+                         "datasets.views.LIGHTS (about two minutes); 0: skip")
     ap.add_argument("--seed", type=int, default=2024, help="seed of the synthetic tables")
     ap.add_argument("--art", default=None, help="art style for the synthetic tables (default: held out)")
     ap.add_argument("--latency", type=int, default=7, help="latency runs (0: skip)")

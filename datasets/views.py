@@ -48,3 +48,28 @@ def view_box(box, m: np.ndarray) -> list[float]:
     x1, y1, x2, y2 = (float(v) for v in box)
     pts = cv2.perspectiveTransform(np.float32([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]]), m)[0]
     return [float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max())]
+
+
+#: the lights a photo is seen again under (relit): what a phone meets over a real table
+LIGHTS = ("dim", "light from one side", "warm cast", "hard shadow")
+
+
+def relit(image: np.ndarray, light: str) -> np.ndarray:
+    """`image` under another light: "dim" (under-exposed to 45%), "light from one side" (from 35%
+    at the left edge to 115% at the right), "warm cast" (a tungsten bulb: blue 70%, red 110%) or
+    "hard shadow" (the right part of the photo, past a slanted edge, at 50%, as a player's arm
+    or the lamp's shade casts it)."""
+    img = image.astype(np.float32)
+    h, w = img.shape[:2]
+    if light == "dim":
+        img *= 0.45
+    elif light == "light from one side":
+        img *= np.linspace(0.35, 1.15, w, dtype=np.float32)[None, :, None]
+    elif light == "warm cast":
+        img *= np.array([0.7, 1.0, 1.1], np.float32)
+    elif light == "hard shadow":
+        ys, xs = np.mgrid[0:h, 0:w]
+        img[xs > 0.45 * w + 0.3 * (ys - h / 2)] *= 0.5
+    else:
+        raise ValueError(f"light {light!r} is not one of {', '.join(LIGHTS)}")
+    return np.clip(img, 0, 255).astype(np.uint8)

@@ -119,7 +119,7 @@ def test_the_views_of_the_real_photos_are_a_table_of_their_own_and_an_error_is_s
         {"view": "tilted 35", "turn_deg": 0, "tilt_deg": 35, "true_tiles": 1636, "recall_iou50": 0.9566,
          "per_tile_accuracy": 0.9444, "false_detections": 112, "photos_not_perfect": []}]}
     md = bench.to_markdown({"command": "x", "hust_riichi_views": views})
-    assert "## hust-riichi test photos, the camera turned or tilted (81 photos each; labels put right)" in md
+    assert "## hust-riichi test photos, the camera turned or tilted, or other light (81 photos each; labels put right)" in md
     assert "| turned 90 | 1636 | 100.00% | 99.94% | 30 | 1 |" in md
     assert "| tilted 35 | 1636 | 95.66% | 94.44% | 112 | 0 |" in md
     md = bench.to_markdown({"command": "x", "hust_riichi_views": {"error": "classifier not available: gone"}})

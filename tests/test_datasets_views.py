@@ -46,3 +46,19 @@ def test_the_whole_view_is_kept_no_bigger_than_the_photo_and_filled_smoothly():
     corners = cv2.perspectiveTransform(np.float32([[[0, 0], [400, 0], [400, 300], [0, 300]]]), m)[0]
     assert corners.min() >= -1 and (corners.max(axis=0) <= [view.shape[1] + 1, view.shape[0] + 1]).all()
     assert (view[0, 0] == 200).all()  # beyond the photo: its median colour, not a mirror of it
+
+
+def test_each_light_changes_the_photo_as_it_says_and_an_unknown_one_is_named():
+    from datasets.views import LIGHTS, relit
+
+    img = np.full((100, 200, 3), 200, np.uint8)
+    assert relit(img, "dim").max() == 90
+    side = relit(img, "light from one side")
+    assert side[50, 0, 0] < 80 and side[50, -1, 0] > 220
+    warm = relit(img, "warm cast")[0, 0]
+    assert warm[0] < warm[1] < warm[2]
+    shade = relit(img, "hard shadow")
+    assert shade[50, 10, 0] == 200 and shade[50, 190, 0] == 100
+    assert len(LIGHTS) == 4
+    with pytest.raises(ValueError, match="light 'moon' is not one of"):
+        relit(img, "moon")
