@@ -186,7 +186,8 @@ def bench_hust_views(root: Path, split_file: Path) -> dict:
     names = json.loads(split_file.read_text())["test"]
     photos = load_photos(root, corrected=True)
     out = {"photos": len(names), "views": []}
-    for view, turn, tilt in VIEWS + tuple((light, 0, 0) for light in LIGHTS):
+    views = [(view, turn, tilt, None) for view, turn, tilt in VIEWS] + [(light, 0, 0, light) for light in LIGHTS]
+    for view, turn, tilt, light in views:
         tiles = found = right = extra = 0
         worst = []
         for name in names:
@@ -194,8 +195,8 @@ def bench_hust_views(root: Path, split_file: Path) -> dict:
             if img is None:
                 continue
             seen, m = camera_view(img, turn, tilt)
-            if view in LIGHTS:
-                seen = relit(seen, view)
+            if light:
+                seen = relit(seen, light)
             truth = [(view_box(box, m), code) for box, code in photos[name].tiles]
             rec = recognize(seen, classifier=clf)
             f, r, e = match(truth, [(t.quad.box, t.code) for t in rec.tiles])

@@ -632,9 +632,11 @@ def test_real_photos_turned_and_tilted_read_right():
     if not HUST.is_dir():
         pytest.skip(f"../shared is not here ({HUST} missing): the turned and tilted real photos "
                     "cannot be read in this checkout; they are wherever ../shared is present")
+    from conftest import load_benchmark
     from datasets.hust_riichi import load_photos, read_split
     from datasets.views import camera_view, view_box
 
+    match = load_benchmark("recognition").match  # the benchmark's own one-to-one matching at IoU 0.5
     photos = load_photos(HUST, corrected=True)
     for name in [n for n in read_split()["test"] if not n.startswith("aug_")][:3]:
         img = cv2.imread(str(HUST / "images" / name))
@@ -642,14 +644,8 @@ def test_real_photos_turned_and_tilted_read_right():
             view, m = camera_view(img, turn, tilt)
             truth = [(view_box(box, m), code) for box, code in photos[name].tiles]
             rec = recognize(view)
-            found = [(t.quad.box, t.code) for t in rec.tiles]
-            hit, used, right = 0, set(), 0
-            for box, code in truth:
-                best = max(((_iou(box, f[0]), j) for j, f in enumerate(found) if j not in used), default=(0, -1))
-                if best[0] >= 0.5:
-                    hit, right = hit + 1, right + (found[best[1]][1] == code)
-                    used.add(best[1])
+            hit, right, extra = match(truth, [(t.quad.box, t.code) for t in rec.tiles])
             where = f"{name} turned {turn}, tilted {tilt}"
             assert hit == len(truth), f"{where}: found {hit} of {len(truth)} tiles"
-            assert len(found) == hit, f"{where}: {len(found) - hit} finds that are no tile"
+            assert extra == 0, f"{where}: {extra} finds that are no tile"
             assert right >= len(truth) - 1, f"{where}: {len(truth) - right} tiles misread"
