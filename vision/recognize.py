@@ -1,7 +1,7 @@
 """Photo in, table out: load -> find tiles (a set with dark faces: in the photo's negative) ->
 group into seats and sets (-> the one seat missing from three looked for where its row must
-lie, a seat short of a hand looked along its row, the table grouped again) -> upright crops ->
-classify (-> a concealed kong's missed backs put back, the table grouped again; tiles found in
+lie, a seat short of a hand looked along its row, the table grouped again) -> upright crops (->
+a warm light's cast taken off a pale set's tiles) -> classify (-> a concealed kong's missed backs put back, the table grouped again; tiles found in
 the negative read there too, and given up for the photo's own finds when neither reading is
 sure; fewer finds than a hand that read as no tile: none) -> hands.  Each step lives in its own
 module; this one only wires them together."""
@@ -25,6 +25,7 @@ from vision.quad import TileQuad
 from vision.rectify import upright_crop
 from vision.sharpness import blurred, tile_blur
 from vision.tile_check import EitherPolarity
+from vision.white_balance import balanced, warm_light_gains
 
 #: big JPEGs are decoded at a reduced size (1/2, 1/4 or 1/8) whose long side is at least this:
 #: a whole table spans a photo, so its tiles are about 1.5% of the long side, and at 3000 pixels
@@ -179,9 +180,14 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
                             localizer)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
+    # a warm light's cast is taken off the tiles of a pale set before they are read
+    gains = None if finds.negative else warm_light_gains(crops)
+    seen = img if gains is None else balanced(img, gains)
+    if gains is not None:
+        crops = [upright_crop(seen, q) for q in layout.quads]
     t3 = time.perf_counter()
     placed = layout
-    layout, preds = _read(classifier, img, scale, quads, placed, crops)
+    layout, preds = _read(classifier, seen, scale, quads, placed, crops)
     if finds.negative and len(placed.quads) >= NO_TILES_FINDS:
         # a dark set the classifier never learnt may read as a pale one in the negative
         again = _read(classifier, cv2.bitwise_not(img), scale, quads, placed)
