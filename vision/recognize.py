@@ -1,9 +1,10 @@
 """Photo in, table out: load -> find tiles (a set with dark faces: in the photo's negative) ->
 group into seats and sets (-> the one seat missing from three looked for where its row must
 lie, a seat short of a hand looked along its row, the table grouped again) -> upright crops (->
-a warm light's cast taken off a pale set's tiles) -> classify (-> a concealed kong's missed backs put back, the table grouped again; tiles found in
-the negative read there too, and given up for the photo's own finds when neither reading is
-sure; fewer finds than a hand that read as no tile: none) -> hands.  Each step lives in its own
+a warm light's cast taken off a pale set's tiles) -> classify (-> a concealed kong's missed
+backs put back, the table grouped again; tiles found in the negative read there too, and given
+up for the photo's own finds when neither reading is sure; fewer finds than a hand that read as
+no tile: none) -> hands.  Each step lives in its own
 module; this one only wires them together."""
 
 from __future__ import annotations

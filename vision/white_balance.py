@@ -6,9 +6,9 @@ hust-riichi test photos under a warm cast: 38 of their 78 blank white dragons re
 Pale tile faces are the one thing of known colour in a table photo, so they tell the light: the
 brightest quarter of each tile's crop is its face, and the median over the tiles is the light's
 colour on ivory.  When that colour is one a warm light gives (blue far under red, green a little
-under it) and no pale tile set shows, the photo's channels are scaled so the faces come out as
-a common ivory.  Sets whose faces are not pale (jade, lacquer: their brightest quarter is rim or
-marks) give other colours and are left as they are."""
+under it), the photo's channels are scaled so the faces come out as a common ivory.  Sets whose
+faces are not pale (jade, lacquer: their brightest quarter is rim or marks) give other colours,
+and a set found in the photo's negative is never judged (vision.recognize)."""
 
 from __future__ import annotations
 
