@@ -1,6 +1,6 @@
 """Recognition benchmark: real photos, synthetic tables and end-to-end latency.
 
-    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--views 1] [--synthetic 200] [--phone 100] [--per-size 100] [--props 100] [--dark 50] [--latency 7]
+    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--views 1] [--synthetic 200] [--phone 100] [--per-size 100] [--props 100] [--dark 50] [--racks 100] [--latency 7]
     python benchmarks/recognition.py --latency-only [--latency 7]     # part 3 alone, a minute
 
 1. hust-riichi TEST photos (datasets/splits/hust-riichi.json): tile recall at IoU 0.5 and
@@ -21,7 +21,9 @@
    at 2000x1500 with dice, scoring sticks, coins or chips where no tile lies (datasets/props.py),
    counting the finds that are no tile; `--dark N` tables more at 2000x1500 in tile sets with
    dark faces and light marks, N of procedural dark sets (`render_tiles.dark_style`) and N of
-   KMahjongg's red `jade` set (vision reads them in the photo's negative).
+   KMahjongg's red `jade` set (vision reads them in the photo's negative); `--racks N` tables
+   more at 2000x1500 with a tile rack behind each seat's row (datasets/racks.py), counting the
+   finds that lie on a rack.
 3. Latency: a 12-megapixel synthetic photo, JPEG bytes -> recognize -> build_case ->
    score_table, median of N runs on the threads onnxruntime is given (2), in a fresh process
    that imports only the runtime, and that process's peak RSS (target: 150 ms, 400 MB).
@@ -328,6 +330,8 @@ PHONE_SIZE = (4000, 3000)
 PROPS_SIZE = (2000, 1500)
 #: the tables of dark-faced sets: the same size
 DARK_SIZE = (2000, 1500)
+#: the tables with tile racks: the same size
+RACKS_SIZE = (2000, 1500)
 #: the packaged dark-faced set measured beside the procedural ones (trained on: no dark set is held out)
 DARK_ART = "kmahjongg-jade"
 
@@ -344,7 +348,7 @@ def _finds_no_tile(rec, table) -> tuple[int, int]:
 
 
 def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int] = (1280, 960),
-                    props: bool = False, dark: bool = False) -> dict:
+                    props: bool = False, dark: bool = False, racks: bool = False) -> dict:
     from datasets.synth_table import TruthClassifier, make_table
     from scoring import score_table
     from scoring.tiles import BONUS
@@ -355,7 +359,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
     have_clf = not isinstance(clf, Exception)
     rng = np.random.default_rng(seed)
     res = {"tables": count, "seed": seed, "art": art or ("procedural, dark faces" if dark else "procedural"),
-           "size": list(size), "props": props}
+           "size": list(size), "props": props, "racks": racks}
     no_tile = {"finds": 0, "on_props": 0, "tables": 0, "props": 0}
     layout_ok = {"geometry": 0, "full": 0}
     score_ok = {"geometry": 0, "full": 0}
@@ -365,7 +369,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
     checking: Counter = Counter()
     widths = []
     for i in range(count):
-        table = make_table(rng, size, art=art, props=props, dark=dark)
+        table = make_table(rng, size, art=art, props=props, dark=dark, racks=racks)
         no_tile["props"] += len(table.props)
         truth_result = score_table(table.case)
         winner = next(h for h in table.case["hands"] if h["winner"])
@@ -562,6 +566,7 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
         return []
     w, h = s.get("size", (1280, 960))
     on = ", with dice, scoring sticks, coins or chips where no tile lies" if s.get("props") else ""
+    on += ", with a tile rack behind each seat's row" if s.get("racks") else ""
     lines = [f"## Synthetic tables ({s['tables']} at {w}x{h}, art style {s['art']}, seed {s['seed']}{on})", "",
              "| codes from | seat and group right | scores exactly right |", "| --- | ---: | ---: |"]
     for mode, label in (("geometry", "ground truth (detection + layout only)"), ("full", "the classifier")):
@@ -593,7 +598,8 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
             lines += [text, ""]
     nt = full.get("finds_that_are_no_tile") if isinstance(full, dict) else None
     if nt:
-        props = f" ({nt['on_props']} on the {nt['props']} props)" if s.get("props") else ""
+        props = (f" ({nt['on_props']} on the {nt['props']} props)" if s.get("props") else
+                 f" ({nt['on_props']} on the {nt['props']} racks)" if s.get("racks") else "")
         lines += [f"Finds that are no tile (none of the true tiles at IoU 0.5): {nt['finds']}{props}, "
                   f"in {nt['tables']} of the {s['tables']} tables.", ""]
     return lines
@@ -640,6 +646,7 @@ def to_markdown(r: dict) -> str:
     for s in r.get("synthetic_sizes", []):
         lines += _synthetic_markdown(s)
     lines += _synthetic_markdown(r.get("synthetic_props"))
+    lines += _synthetic_markdown(r.get("synthetic_racks"))
     for s in r.get("synthetic_dark", []):
         lines += _synthetic_markdown(s)
     lat = r.get("latency")
@@ -704,6 +711,9 @@ def main(argv=None) -> int:
     ap.add_argument("--dark", type=int, default=0,
                     help=f"more synthetic tables at {DARK_SIZE[0]}x{DARK_SIZE[1]} in tile sets with dark faces: "
                          f"this many of procedural dark sets and as many of {DARK_ART} (0: skip)")
+    ap.add_argument("--racks", type=int, default=0,
+                    help=f"more synthetic tables at {RACKS_SIZE[0]}x{RACKS_SIZE[1]} with a tile rack behind each "
+                         "seat's row (0: skip)")
     ap.add_argument("--views", type=int, choices=(0, 1), default=1,
                     help="1: the hust-riichi test photos again in each camera view of VIEWS and under each of "
                          "datasets.views.LIGHTS (about two minutes); 0: skip")
@@ -730,7 +740,7 @@ def main(argv=None) -> int:
         else:
             result["hust_riichi"] = None
             print(f"{args.dataset} not found: the hust-riichi part is skipped", file=sys.stderr)
-        if args.synthetic or args.phone or args.per_size or args.props or args.dark:
+        if args.synthetic or args.phone or args.per_size or args.props or args.dark or args.racks:
             from datasets.tile_art import HELD_OUT_STYLES, available_styles
 
             art = args.art or next((s for s in HELD_OUT_STYLES if s in available_styles()), None)
@@ -743,6 +753,8 @@ def main(argv=None) -> int:
                                              for s in args.sizes.split(",")]
             if args.props:
                 result["synthetic_props"] = bench_synthetic(args.props, args.seed, art, PROPS_SIZE, props=True)
+            if args.racks:
+                result["synthetic_racks"] = bench_synthetic(args.racks, args.seed, art, RACKS_SIZE, racks=True)
             if args.dark:
                 result["synthetic_dark"] = [bench_synthetic(args.dark, args.seed, None, DARK_SIZE, dark=True)]
                 if DARK_ART in available_styles():

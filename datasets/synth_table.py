@@ -5,7 +5,9 @@ with thirteen tiles plus their kongs), lays each seat's tiles out the way LAYOUT
 (concealed run touching, exposed sets apart, concealed kongs with face-down ends, bonus tiles
 aside, the winning tile turned sideways at the end of the concealed run), renders the tiles with
 `datasets.render_tiles` on a procedural felt/wood/cloth surface with thickness and shadow, then
-photographs the table: perspective tilt, rotation, a lighting gradient, noise and JPEG.
+photographs the table: perspective tilt, rotation, a lighting gradient, noise and JPEG.  On
+request the table also holds dice, sticks, coins or chips (`props`, datasets/props.py) or a tile
+rack behind each seat's row (`racks`, datasets/racks.py).
 
 Ground truth per tile: quad and box in image pixels, code, seat, group ("concealed", "meld-1",
 ..., "bonus"), face_down, sideways; and the whole table as a vectors.json case.
@@ -26,6 +28,7 @@ import numpy as np
 
 from datasets.backgrounds import random_surface
 from datasets.props import draw_props
+from datasets.racks import draw_rack, rack_outline
 from datasets.render_tiles import dark_style, random_style, render_tile
 from scoring.tiles import BACK, BONUS, KINDS, format_tiles
 
@@ -197,13 +200,15 @@ def _layout_seat(hand: Hand, rng, tw: float, th: float, row_len: float):
 
 
 def layout_table(hands: list[Hand], rng, tw: float, camera_seat: str = "E",
-                 single: bool = False) -> tuple[list[Placed], tuple[int, int]]:
-    """Place every seat's tiles on a square table (or one seat's strip when single)."""
+                 single: bool = False, racks: bool = False) -> tuple[list[Placed], tuple[int, int], list[dict]]:
+    """Place every seat's tiles on a square table (or one seat's strip when single); with
+    `racks`, a rack behind each seat's row (datasets.racks; the photo frames them in half the
+    tables, else only the tiles).  Returns (tiles, canvas size, racks)."""
     th = tw * float(rng.uniform(1.3, 1.42))
     side = 30 * tw
     band = 2 * th + 1.2 * tw  # depth of one seat's area
     row_len = side - 2 * band - 1.0 * tw
-    placed = []
+    placed, rack_list = [], []
     cam = SEATS.index(camera_seat)
     for hand in hands:
         pos = (SEATS.index(hand.seat) - cam) % 4  # 0 bottom, 1 right, 2 top, 3 left
@@ -222,14 +227,24 @@ def layout_table(hands: list[Hand], rng, tw: float, camera_seat: str = "E",
                 pts = pts[[3, 0, 1, 2]]
             pts = _turn(pts, pos, side)
             placed.append(Placed(code, kind, pts, hand.seat, group, down, sideways))
-    # the photo frames the tiles, not the whole table
+        if racks:
+            rack = rack_outline(rng, (x0 + min(x for _, _, x, *_ in local), x0 + length), y0, tw)
+            c = rack["corners"]
+            lip = np.array([c[3] + (c[0] - c[3]) * rack["lip"], c[2] + (c[1] - c[2]) * rack["lip"], c[2], c[3]])
+            rack["corners"], rack["lip_corners"] = _turn(c, pos, side), _turn(lip, pos, side)
+            rack_list.append(rack)
+    # the photo frames the tiles, not the whole table (with racks: in half the tables the racks too)
     allpts = np.concatenate([p.corners for p in placed])
+    if racks and rng.random() < 0.5:
+        allpts = np.concatenate([allpts] + [r["corners"] for r in rack_list])
     lo = allpts.min(axis=0) - float(rng.uniform(1.0, 3.0)) * tw
     hi = allpts.max(axis=0) + float(rng.uniform(1.0, 3.0)) * tw
     for p in placed:
         p.corners = p.corners - lo
+    for r in rack_list:
+        r["corners"], r["lip_corners"] = r["corners"] - lo, r["lip_corners"] - lo
     size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
-    return placed, size
+    return placed, size, rack_list
 
 
 def _turn(pts: np.ndarray, quarter: int, side: float) -> np.ndarray:
@@ -323,10 +338,11 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
                single: bool | None = None, camera_seat: str = "E", tilt: float | None = None,
                rotate: float | None = None, surface: str | None = None,
                ruleset: str = "pung-chow", hands: list[Hand] | None = None, props: bool = False,
-               dark: bool = False) -> SynthTable:
+               dark: bool = False, racks: bool = False) -> SynthTable:
     """One synthetic table photo with its ground truth (`hands` to lay out given hands; `props`:
     dice, scoring sticks, coins or chips lie where no tile does, datasets.props; `dark`: a
-    procedural set with dark faces, `render_tiles.dark_style`)."""
+    procedural set with dark faces, `render_tiles.dark_style`; `racks`: a tile rack behind each
+    seat's row, datasets.racks, listed with the props)."""
     if dark and art is not None:
         raise ValueError(f"dark faces are procedural: art {art!r} cannot have them")
     if hands is not None:
@@ -336,15 +352,15 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     hands = hands if hands is not None else deal(rng, seats)
     style = dark_style(rng) if dark else random_style(rng, art=art)
     tw = 48.0
-    placed, canvas = layout_table(hands, rng, tw, camera_seat, single)
+    placed, canvas, rack_list = layout_table(hands, rng, tw, camera_seat, single, racks)
     ow, oh = out_size
     tilt = float(rng.uniform(0, 35)) if tilt is None else tilt
     rotate = float(rng.uniform(-12, 12)) if rotate is None else rotate
     H = _camera(rng, canvas, (ow, oh), tilt, rotate)
     img = random_surface(rng, oh, ow, surface)
     scale = float(np.sqrt(abs(np.linalg.det(H[:2, :2]))))
-    things = draw_props(rng, img, lambda pts: _to_photo(pts, H), canvas, [p.corners for p in placed],
-                        tw, scale) if props else []
+    things = draw_props(rng, img, lambda pts: _to_photo(pts, H), canvas,
+                        [p.corners for p in placed] + [r["corners"] for r in rack_list], tw, scale) if props else []
     # lighting: a linear gradient plus a soft spot
     yy, xx = np.mgrid[0:oh, 0:ow].astype(np.float32)
     ang = rng.uniform(0, 2 * np.pi)
@@ -357,6 +373,11 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     tile_px = tw * scale
     depth = np.array([float(rng.uniform(-0.08, 0.08)), float(rng.uniform(0.12, 0.3))]) * tile_px
     body = tuple(int(c) for c in np.array(style.rim[::-1]) * 0.8)
+    for r in rack_list:
+        quad = _to_photo(r["corners"], H)
+        draw_rack(img, quad, _to_photo(r["lip_corners"], H), r, depth.astype(np.float32), shade)
+        things.append({"kind": "rack", "quad": quad.round(2).tolist(),
+                       "box": [round(float(v), 2) for v in (*quad.min(axis=0), *quad.max(axis=0))]})
     # far tiles first so nearer ones overlap them
     order = sorted(range(len(placed)), key=lambda i: placed[i].corners[:, 1].mean())
     truth = []
@@ -414,6 +435,8 @@ def main(argv=None) -> int:
     ap.add_argument("--height", type=int, default=1200)
     ap.add_argument("--props", action="store_true",
                     help="dice, scoring sticks, coins or chips on each table where no tile lies")
+    ap.add_argument("--racks", action="store_true",
+                    help="a tile rack behind each seat's row (datasets.racks)")
     ap.add_argument("--dark-faces", type=float, default=0.0, metavar="SHARE",
                     help="this share of the procedural tables get a set with dark faces and light "
                          "marks (for training the localiser; default 0)")
@@ -426,7 +449,8 @@ def main(argv=None) -> int:
         art = _pick_art(rng, args.art)
         # drawn only when asked for, so that tables made without it keep their random draws
         dark = art is None and args.dark_faces > 0 and bool(rng.random() < args.dark_faces)
-        t = make_table(rng, (args.width, args.height), art=art, props=args.props, dark=dark)
+        t = make_table(rng, (args.width, args.height), art=art, props=args.props, dark=dark,
+                       racks=args.racks)
         name = f"table_{i:04d}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), t.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (args.out / f"{name}.json").write_text(json.dumps({"image": f"{name}.jpg", **t.truth()}))

@@ -125,3 +125,13 @@ def test_the_views_of_the_real_photos_are_a_table_of_their_own_and_an_error_is_s
     md = bench.to_markdown({"command": "x", "hust_riichi_views": {"error": "classifier not available: gone"}})
     assert "classifier not available: gone" in md
     assert bench.VIEWS[0] == ("turned 30", 30, 0) and all(len(v) == 3 for v in bench.VIEWS)
+
+def test_a_racks_run_counts_the_racks_and_the_finds_on_them():
+    bench = _recognition_benchmark()
+    r = bench.bench_synthetic(1, 1, None, (1280, 960), racks=True)
+    assert r["racks"] is True and r["props"] is False
+    nt = r["full"]["finds_that_are_no_tile"]
+    assert nt["props"] == 4 and 0 <= nt["on_props"] <= nt["finds"]
+    md = "\n".join(bench._synthetic_markdown(r))
+    assert "with a tile rack behind each seat's row" in md
+    assert f"({nt['on_props']} on the 4 racks)" in md
