@@ -64,7 +64,16 @@ def _prop_quads(props: list[dict], rng) -> list[TileQuad]:
     for p in props:
         pts = np.array(p["quad"], np.float32)
         (cx, cy), (w, h), a = cv2.minAreaRect(pts)
-        if p["kind"] == "stick":  # a stretch of the stick about a tile long, anywhere along it
+        if p["kind"] == "rack":  # a tile-sized piece of the rack, at one of its ends or anywhere
+            long_axis, short_axis = max(w, h), min(w, h)
+            piece = short_axis * rng.uniform(0.6, 1.0)
+            end = rng.random() < 0.6
+            t = (rng.choice([-0.5, 0.5]) * (long_axis - piece) if end
+                 else rng.uniform(-0.5, 0.5) * (long_axis - piece))
+            ang = np.radians(a if w >= h else a + 90)
+            cx, cy = cx + t * np.cos(ang), cy + t * np.sin(ang)
+            w, h = (piece, short_axis * rng.uniform(0.6, 1.0)) if w >= h else (short_axis * rng.uniform(0.6, 1.0), piece)
+        elif p["kind"] == "stick":  # a stretch of the stick about a tile long, anywhere along it
             long_axis = max(w, h)
             piece = long_axis * rng.uniform(0.15, 0.35)
             t = rng.uniform(-0.5, 0.5) * (long_axis - piece)
@@ -79,19 +88,21 @@ def _prop_quads(props: list[dict], rng) -> list[TileQuad]:
 def _table_samples(job: tuple) -> tuple[list[np.ndarray], list[int], list[bool]]:
     """Windows and labels from synthetic tables [start, stop) of one seed (one worker); with
     `every_tile`, all the true tiles' finds, else TILES_PER_TABLE of them; `dark`: the share of
-    the procedural tables drawn with a dark-faced set (drawn only when above 0, so the tables
-    without it are as they were)."""
+    the procedural tables drawn with a dark-faced set, `racks`: the share of tables with tile
+    racks behind the rows (each drawn only when above 0, so the tables without are as they were)."""
     from datasets.synth_table import _pick_art, make_table
     from vision.recognize import recognize
 
-    seed, start, stop, every_tile, sizes, dark = job
+    seed, start, stop, every_tile, sizes, dark, racks = job
     xs, ys, is_prop = [], [], []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
         size = sizes[int(rng.integers(len(sizes)))]
         art = _pick_art(rng, "mixed")
         props = bool(rng.random() < PROPS_SHARE)
-        t = make_table(rng, size, art=art, props=props, dark=art is None and dark > 0 and bool(rng.random() < dark))
+        dark_faces = art is None and dark > 0 and bool(rng.random() < dark)
+        t = make_table(rng, size, art=art, props=props, dark=dark_faces,
+                       racks=racks > 0 and bool(rng.random() < racks))
         rec = recognize(t.image, tile_check=False)
         found = [x.quad for x in rec.tiles]
         matches = _best_matches(found, [x["box"] for x in t.tiles])
@@ -118,8 +129,8 @@ def _rare(tile: dict) -> bool:
 
 
 def synthetic_samples(seed: int, count: int, workers: int = 2, every_tile: bool = False, sizes=SIZES,
-                      dark: float = 0.0):
-    chunks = [(seed, a, min(count, a + 10), every_tile, tuple(sizes), dark) for a in range(0, count, 10)]
+                      dark: float = 0.0, racks: float = 0.0):
+    chunks = [(seed, a, min(count, a + 10), every_tile, tuple(sizes), dark, racks) for a in range(0, count, 10)]
     xs, ys, props = [], [], []
     # spawned, not forked: a fork after torch or onnxruntime started their threads can hang
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -256,6 +267,9 @@ def main(argv=None) -> int:
     ap.add_argument("--dark-faces", type=float, default=0.0, metavar="SHARE",
                     help="this share of the procedural training tables get a set with dark faces and light marks "
                          "(datasets.render_tiles.dark_style); the threshold's check tables are drawn as without it")
+    ap.add_argument("--racks", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the training tables and of the threshold's check tables get tile "
+                         "racks behind the rows (datasets.racks)")
     ap.add_argument("--no-photos", action="store_true", help="synthetic tables only (no hust-riichi photos)")
     args = ap.parse_args(argv)
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
@@ -264,7 +278,10 @@ def main(argv=None) -> int:
     t0 = time.time()
     if not 0.0 <= args.dark_faces <= 1.0:
         ap.error(f"--dark-faces must be a share from 0 to 1, not {args.dark_faces}")
-    xs, ys, _ = synthetic_samples(1000 + args.seed, args.tables, args.threads, sizes=sizes, dark=args.dark_faces)
+    if not 0.0 <= args.racks <= 1.0:
+        ap.error(f"--racks must be a share from 0 to 1, not {args.racks}")
+    xs, ys, _ = synthetic_samples(1000 + args.seed, args.tables, args.threads, sizes=sizes, dark=args.dark_faces,
+                                  racks=args.racks)
     px, py = ([], []) if args.no_photos else photo_samples("train")
     xs, ys = np.stack(xs + px), np.array(ys + py)
     print(f"training set: {int((ys == 1).sum())} tiles, {int((ys == 0).sum())} finds that are no tile "
@@ -272,7 +289,8 @@ def main(argv=None) -> int:
     t1 = time.time()
     net = train(xs, ys, args.epochs, args.seed, args.threads)
     t2 = time.time()
-    cx, cy, cprop = synthetic_samples(2000 + args.seed, args.check_tables, args.threads, every_tile=True, sizes=sizes)
+    cx, cy, cprop = synthetic_samples(2000 + args.seed, args.check_tables, args.threads, every_tile=True, sizes=sizes,
+                                      racks=args.racks)
     vx, vy = ([], []) if args.no_photos else photo_samples("validation", every_tile=True)
     cx, cy, cprop = np.stack(cx), np.array(cy), np.array(cprop)
     pc = _probabilities(net, cx)
@@ -301,7 +319,8 @@ def main(argv=None) -> int:
     meta = {"threshold": threshold, "window": WINDOW, "sizes": args.sizes,
             "trained_on": {"synthetic_tables": args.tables, "tiles": int((ys == 1).sum()),
                            "no_tile": int((ys == 0).sum()), "hust_riichi_train_finds": len(px)},
-            "epochs": args.epochs, "seed": args.seed, "dark_faces": args.dark_faces, "measured": measured,
+            "epochs": args.epochs, "seed": args.seed, "dark_faces": args.dark_faces, "racks": args.racks,
+            "measured": measured,
             "minutes": {"data": round((t1 - t0) / 60, 1), "training": round((t2 - t1) / 60, 1),
                         "check": round((time.time() - t2) / 60, 1)}}
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
