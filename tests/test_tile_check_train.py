@@ -63,7 +63,7 @@ def test_dark_faces_draw_dark_procedural_tables_and_leave_the_others_as_they_wer
     packaged = next(i for i in range(20) if art_of(i) is not None)
 
     def windows(i, dark):
-        xs, ys, _ = _table_samples((5, i, i + 1, True, ((640, 480),), dark))
+        xs, ys, _ = _table_samples((5, i, i + 1, True, ((640, 480),), dark, 0.0))
         return np.stack(xs), np.array(ys)
 
     plain, ys = windows(procedural, 0.0)
@@ -72,3 +72,25 @@ def test_dark_faces_draw_dark_procedural_tables_and_leave_the_others_as_they_wer
     assert np.median(dark[yd == 1][:, :3, centre, centre]) < np.median(plain[ys == 1][:, :3, centre, centre]) - 0.5
     a, b = windows(packaged, 0.0), windows(packaged, 1.0)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_a_rack_gives_a_tile_sized_piece_of_itself_as_no_tile():
+    """`--racks SHARE` draws tile racks on that share of the tables and learns a tile-sized piece
+    of each rack, often one of its ends (where the localiser finds tiles), as no tile."""
+    import cv2
+
+    from vision.train_tile_check import _prop_quads
+
+    rack = np.array([[100, 200], [900, 200], [900, 290], [100, 290]], np.float32)  # 800 x 90
+    rng = np.random.default_rng(0)
+    pieces = [_prop_quads([{"kind": "rack", "quad": rack.tolist()}], rng)[0] for _ in range(40)]
+    for q in pieces:
+        assert 0.6 * 90 - 1 <= q.width <= 90 + 1 and 0.6 * 90 - 1 <= q.height <= 90 + 1
+        assert all(cv2.pointPolygonTest(rack.reshape(-1, 1, 2), (float(x), float(y)), True) >= -1
+                   for x, y in q.corners)
+    at_ends = sum(min(q.center[0] - 100, 900 - q.center[0]) < 50 for q in pieces)
+    assert 15 <= at_ends <= 35
+    from vision.train_tile_check import _table_samples
+
+    _, ys, is_prop = _table_samples((5, 0, 1, True, ((640, 480),), 0.0, 1.0))  # every table with racks
+    assert sum(is_prop) >= 1 and all(y == 0 for y, p in zip(ys, is_prop) if p)
