@@ -8,7 +8,9 @@ art styles, most with dice, scoring sticks, coins or chips on them (datasets/pro
 props' own outlines; and the finds on the hust-riichi TRAINING photos (the committed split; its
 photos of a keyboard, a mouse and an empty tray give real things that are no tile).  A find is a
 tile when it overlaps a true tile at IoU >= 0.5, and is no tile when it overlaps none at 0.1;
-finds in between (half a tile, two tiles as one) are left out.  Each table gives all its finds
+finds in between (half a tile, two tiles as one) are left out.  `--racks SHARE` draws tile racks
+(datasets/racks.py) on that share of the tables and adds pieces of them as no tile; the committed
+model was trained without (a trial with 0.3: docs/history.md, thirty-fourth session).  Each table gives all its finds
 that are no tile, TILES_PER_TABLE of its tiles' and every flower's, face-down and sideways tile's
 (a flower lying apart is as lone as a die: without them the check learnt to drop lone tiles).
 
