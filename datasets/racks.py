@@ -6,7 +6,7 @@ black, ivory or coloured plastic, a lip along its top and a slanted face where t
 Seen from a tilted camera its sides show like a tall tile's.  A tile finder trained on tables
 without racks may take an ivory rack, or a piece of one, for tiles, or its edge for a row's end.
 
-`rack_outlines` places one rack behind a seat's row (in that seat's own frame, before the table
+`rack_outline` places one rack behind a seat's row (in that seat's own frame, before the table
 turns it to its place) and `draw_rack` paints it through the camera like the tiles
 (`datasets.synth_table.make_table(racks=True)`).  Sizes in tile widths (a tile about 20-25 mm
 wide): racks 14-20 long (Chinese and Hong Kong racks are shorter, American ones 45-48 cm) and

@@ -126,6 +126,7 @@ def test_the_views_of_the_real_photos_are_a_table_of_their_own_and_an_error_is_s
     assert "classifier not available: gone" in md
     assert bench.VIEWS[0] == ("turned 30", 30, 0) and all(len(v) == 3 for v in bench.VIEWS)
 
+
 def test_a_racks_run_counts_the_racks_and_the_finds_on_them():
     bench = _recognition_benchmark()
     r = bench.bench_synthetic(1, 1, None, (1280, 960), racks=True)
