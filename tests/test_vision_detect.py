@@ -393,7 +393,8 @@ def test_a_closer_look_is_believed_over_the_specks_that_sent_for_it(monkeypatch)
         (first if scale < 0.5 else tiles), None))
     for name in ("without_specks", "without_cloth"):
         monkeypatch.setattr(detect, name, lambda *a: a[-1])
-    monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    for name in ("without_gap_fills", "without_surface_pieces"):
+        monkeypatch.setattr(detect, name, lambda pyr, quads: quads)
     monkeypatch.setattr(detect, "_holes", lambda pyr, quads: [])
     quads = detect.find_tile_quads(np.zeros((1200, 1600, 3), np.uint8), localizer=object())
     assert sorted(q.center[0] for q in quads) == [300 + 60 * k for k in range(14)]
@@ -534,6 +535,7 @@ def test_a_look_along_a_row_looks_at_two_sizes(monkeypatch):
     monkeypatch.setattr(detect, "_look_in", look_in)
     monkeypatch.setattr(detect, "without_specks", lambda quads: quads)
     monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "without_surface_pieces", lambda pyr, quads: quads)
     monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: quads)
     img = np.zeros((1200, 1600, 3), np.uint8)
     found = detect.find_tiles_in(img, [200, 400, 1000, 600], tile_w, known, localizer=object()).found
@@ -549,6 +551,7 @@ def _look_along_row(monkeypatch, row, known):
     monkeypatch.setattr(detect, "_look_in", lambda loc, pyr, scale, regions, known=(): list(row))
     monkeypatch.setattr(detect, "without_specks", lambda quads: quads)
     monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "without_surface_pieces", lambda pyr, quads: quads)
     monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: quads)
     img = np.zeros((1200, 1600, 3), np.uint8)
     return detect.find_tiles_in(img, [200, 400, 1200, 600], 60.0, known, localizer=object())
@@ -614,6 +617,7 @@ def test_tiles_the_first_look_found_and_the_closer_look_lost_come_back(monkeypat
     monkeypatch.setattr(detect, "_regions", lambda prob, shape, w: [[0, 0, 40000, 30000]])
     monkeypatch.setattr(detect, "without_cloth", lambda pyr, quads, known=0: quads)
     monkeypatch.setattr(detect, "without_gap_fills", lambda pyr, quads: quads)
+    monkeypatch.setattr(detect, "without_surface_pieces", lambda pyr, quads: quads)
     monkeypatch.setattr(detect, "_holes", lambda pyr, quads: [])
 
     class Shape:

@@ -15,7 +15,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.false_finds import SPECK_NEIGHBOURS, without_cloth, without_gap_fills, without_specks
+from vision.false_finds import (SPECK_NEIGHBOURS, without_cloth, without_gap_fills, without_specks,
+                                without_surface_pieces)
 from vision.holes import hole_quads
 from vision.localizer import TILE_W_TARGET, TileLocalizer, default_localizer, quads_from_heatmap
 from vision.pyramid import Pyramid, resized
@@ -560,7 +561,7 @@ def _found(loc, pyr: Pyramid, first: float, quads: list[TileQuad], prob: np.ndar
         quads = without_specks(quads + _first_finds_missed(first_finds, quads))
     if not quads:
         return quads
-    quads = without_cloth(pyr, without_gap_fills(pyr, quads))
+    quads = without_surface_pieces(pyr, without_cloth(pyr, without_gap_fills(pyr, quads)))
     return quads + _holes(pyr, quads)
 
 
@@ -640,7 +641,7 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     over, each grown where it finds a tile at the box's edge, as the closer looks are.  Finds
     over a `known` tile are dropped, unless that tile is several of them run together
     (_run_together): then they replace it.  The rest face the tests the closer looks' finds
-    face (specks, gaps, cloth).  For a seat whose row the first look did not mark at all
+    face (specks, gaps, cloth, plain surfaces).  For a seat whose row the first look did not mark at all
     (`vision.layout.missing_seat_box`), and along the row of a seat short of a hand or of one
     player's tiles alone (`vision.layout.short_seat_boxes`).  It builds its own pyramid of the
     decoded photo: the first look's may hold the JPEG's reduced decode as a level, and a look
@@ -658,7 +659,7 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     if not found:
         return BoxFinds([], [])
     ids = {id(k) for k in standing}
-    plain = without_gap_fills(pyr, standing + found)  # the known tiles stay first
+    plain = without_surface_pieces(pyr, without_gap_fills(pyr, standing + found))  # the known tiles stay first
     kept = {id(q) for q in without_cloth(pyr, plain, sum(id(q) in ids for q in plain))}
     found = [q for q in found if id(q) in kept]
     # a replaced find goes only when two of the tiles that replace it passed the tests; else it

@@ -1,6 +1,7 @@
 """Finds that are no tile, told by their shape and colour: a patch of cloth the localiser lit
-up (a checkerboard square, wood grain, the gap between two sets) and a speck much smaller than
-the tiles round it; and the two halves of one sideways tile, joined.  vision.detect runs these
+up (a checkerboard square, wood grain, the gap between two sets), a piece of a larger plain
+surface (a tile rack's top) and a speck much smaller than the tiles round it; and the two
+halves of one sideways tile, joined.  vision.detect runs these
 after its looks."""
 
 from __future__ import annotations
@@ -177,6 +178,94 @@ def gap_fill(img: np.ndarray, c: np.ndarray, toward: np.ndarray | None = None) -
     short, long = ((1, 3), (0, 2)) if long02 else ((0, 2), (1, 3))
     return (max(beyond[short[0]], beyond[short[1]]) < GAP_SAME
             and min(beyond[long[0]], beyond[long[1]]) >= GAP_SAME)
+
+
+#: a find is a piece of a larger plain surface (the top or lip of a tile rack, the rim of a tray)
+#: when its inside is plain and, past one of its sides where no other find lies, the same
+#: colour runs on with no edge between.  Judged on the find's neighbourhood warped upright with
+#: the find SURFACE_CELL pixels in size: inside, the middle 70% must spread under SURFACE_PLAIN
+#: grey levels (L of Lab); across a side, every line from SURFACE_LINES[0] pixels inside to
+#: SURFACE_LINES[1] past it (averaged over the side's middle 70%) must lie within SURFACE_SAME
+#: (Lab distance) of the inside's median colour.  A side counts only with no other find's centre
+#: beyond it (within SURFACE_NEIGHBOUR of a tile's size): a blank white dragon in a pung of them
+#: runs on into its neighbour across a faint seam.  Chosen on the pipeline's finds (scratch
+#: script, 2026-11-29, thirty-fifth session): the 24 finds on the racks of 30 synthetic racks
+#: tables (2000x1500, seed 2024) spread 0.0-1.8 inside and 22 of them run on at 0.3-5.9; of
+#: 11,571 true tiles' finds (those tables, 100 procedural tables at 1280x960, the hust-riichi
+#: training and validation photos) the plain ones (backs, blank white dragons) run on at 18.8
+#: or more past sides with no find beyond (hust-riichi's blank dragons at 3.3 without that
+#: rule).  End to end: those 30 racks tables laid out right 17 -> 28 (true codes), 40 at
+#: 1280x960 (seed 7) 28 -> 37 with finds on racks 20 -> 2; the hust-riichi training,
+#: validation and test photos' finds unchanged (3927, 1080 and 1636 true tiles found)
+SURFACE_CELL = (20, 26)
+SURFACE_PLAIN = 3.0
+SURFACE_LINES = (3, 7)
+SURFACE_SAME = 8.0
+SURFACE_NEIGHBOUR = 1.5
+
+
+def without_surface_pieces(pyr: Pyramid, quads: list[TileQuad]) -> list[TileQuad]:
+    """The finds less those that are a piece of a larger plain surface (see SURFACE_PLAIN), judged
+    at a size where the tiles are about SURFACE_CELL[0] pixels wide.  Dropping one may leave
+    the surface running on past the side of another (two pieces of one rack found side by
+    side), so the test runs again on the plain finds left until none goes."""
+    if not quads:
+        return quads
+    scale = min(1.0, SURFACE_CELL[0] / median_width(quads))
+    lv, fx, fy = pyr.level(scale)
+    k = np.array([1.0 / fx, 1.0 / fy])
+    centres = np.array([q.center for q in quads], np.float64) * k
+    plain = {i: p for i, q in enumerate(quads) if (p := _plain_patch(lv, q.corners.astype(np.float64) * k))}
+    kept = np.ones(len(quads), bool)
+    while plain:
+        gone = [i for i, p in plain.items()
+                if _runs_on(*p, centres[kept & (np.arange(len(quads)) != i)])]
+        if not gone:
+            break
+        for i in gone:
+            kept[i] = False
+            del plain[i]
+    return [q for q, keep in zip(quads, kept) if keep]
+
+
+def _plain_patch(img: np.ndarray, c: np.ndarray) -> tuple | None:
+    """(the neighbourhood in Lab, warped upright with the find SURFACE_CELL in size; the warp)
+    when the find's inside is plain (SURFACE_PLAIN), else None.  c: its corners in img's pixels,
+    p0 top-left, p1 top-right, p2 bottom-right, p3 bottom-left."""
+    cw, ch = SURFACE_CELL
+    dst = np.array([[cw, ch], [2 * cw, ch], [2 * cw, 2 * ch], [cw, 2 * ch]], np.float32)
+    m = cv2.getPerspectiveTransform(c.astype(np.float32), dst)
+    patch = cv2.warpPerspective(img, m, (3 * cw, 3 * ch), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2Lab).astype(np.float32)
+    mx, my = int(cw * 0.15), int(ch * 0.15)
+    if lab[ch + my:2 * ch - my, cw + mx:2 * cw - mx, 0].std() >= SURFACE_PLAIN:
+        return None
+    return lab, m
+
+
+def _runs_on(lab: np.ndarray, m: np.ndarray, others: np.ndarray) -> bool:
+    """Whether the plain find's colour runs on with no edge past one of its sides beyond which
+    none of `others` (the other finds' centres, in the pixels the warp m maps from) lies."""
+    cw, ch = SURFACE_CELL
+    mx, my = int(cw * 0.15), int(ch * 0.15)
+    colour = np.median(lab[ch + my:2 * ch - my, cw + mx:2 * cw - mx].reshape(-1, 3), axis=0)
+    near = (cv2.perspectiveTransform(others.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+            if len(others) else np.zeros((0, 2), np.float32))
+    lo, hi = SURFACE_LINES
+    for axis, edge, out in ((0, cw, -1), (0, 2 * cw, 1), (1, ch, -1), (1, 2 * ch, 1)):
+        size, across = (cw, ch) if axis == 0 else (ch, cw)
+        beyond = out * (near[:, axis] - edge)
+        along = np.abs(near[:, 1 - axis] - 1.5 * across)
+        if np.any((beyond > 0) & (beyond < SURFACE_NEIGHBOUR * size) & (along < 0.6 * across)):
+            continue  # a find lies past this side: a tile's neighbour, not the surface running on
+        if axis == 0:
+            lines = [lab[ch + my:2 * ch - my, edge + out * d] for d in range(-lo, hi)]
+        else:
+            lines = [lab[edge + out * d, cw + mx:2 * cw - mx] for d in range(-lo, hi)]
+        if max(float(np.linalg.norm(line.mean(axis=0) - colour)) for line in lines) < SURFACE_SAME:
+            return True
+    return False
 
 
 def without_specks(quads: list[TileQuad]) -> list[TileQuad]:
