@@ -85,6 +85,15 @@ def test_plain_tiles_on_a_pale_cloth_next_to_a_rack_are_kept():
     assert _kept(img, _row(faces)) == [True] * 5
 
 
+def test_a_plain_tile_cut_by_the_photos_edge_is_kept():
+    """Past the photo's edge the warp repeats the edge's pixels: the tile's own colour, which
+    would run on with no edge.  A side whose lines leave the photo does not count."""
+    rng = np.random.default_rng(4)
+    faces = [FACE, FACE, BLANK]
+    img = _table(faces, False, rng)[:, :30 + 3 * W - 1]  # the photo ends on the blank's right edge
+    assert _kept(img, _row(faces)) == [True] * 3
+
+
 def test_a_table_with_racks_has_no_finds_on_them():
     """A synthetic table with a rack behind each row (seed 7's seventh table at 1280x960): the
     localiser finds a piece of one rack's top as a tile, which the surface test drops."""

@@ -219,7 +219,7 @@ def without_surface_pieces(pyr: Pyramid, quads: list[TileQuad]) -> list[TileQuad
     kept = np.ones(len(quads), bool)
     while plain:
         gone = [i for i, p in plain.items()
-                if _runs_on(*p, centres[kept & (np.arange(len(quads)) != i)])]
+                if _runs_on(*p, centres[kept & (np.arange(len(quads)) != i)], lv.shape)]
         if not gone:
             break
         for i in gone:
@@ -244,21 +244,30 @@ def _plain_patch(img: np.ndarray, c: np.ndarray) -> tuple | None:
     return lab, m
 
 
-def _runs_on(lab: np.ndarray, m: np.ndarray, others: np.ndarray) -> bool:
+def _runs_on(lab: np.ndarray, m: np.ndarray, others: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Whether the plain find's colour runs on with no edge past one of its sides beyond which
-    none of `others` (the other finds' centres, in the pixels the warp m maps from) lies."""
+    none of `others` (the other finds' centres, in the pixels the warp m maps from) lies.  A
+    side whose lines leave the photo (of `shape`) does not count: past its edge the warp only
+    repeats the edge's pixels, too little to judge by."""
     cw, ch = SURFACE_CELL
     mx, my = int(cw * 0.15), int(ch * 0.15)
     colour = np.median(lab[ch + my:2 * ch - my, cw + mx:2 * cw - mx].reshape(-1, 3), axis=0)
     near = (cv2.perspectiveTransform(others.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
             if len(others) else np.zeros((0, 2), np.float32))
     lo, hi = SURFACE_LINES
+    back = np.linalg.inv(m)
     for axis, edge, out in ((0, cw, -1), (0, 2 * cw, 1), (1, ch, -1), (1, 2 * ch, 1)):
         size, across = (cw, ch) if axis == 0 else (ch, cw)
         beyond = out * (near[:, axis] - edge)
         along = np.abs(near[:, 1 - axis] - 1.5 * across)
         if np.any((beyond > 0) & (beyond < SURFACE_NEIGHBOUR * size) & (along < 0.6 * across)):
             continue  # a find lies past this side: a tile's neighbour, not the surface running on
+        span = sorted((edge - out * lo, edge + out * (hi - 1)))
+        ends = (0.15 * across, 0.85 * across)
+        probe = np.array([(a, b) if axis == 0 else (b, a) for a in span for b in ends], np.float32)
+        seen = cv2.perspectiveTransform(probe.reshape(-1, 1, 2), back).reshape(-1, 2)
+        if np.any(seen < 0) or np.any(seen[:, 0] > shape[1] - 1) or np.any(seen[:, 1] > shape[0] - 1):
+            continue  # the lines leave the photo
         if axis == 0:
             lines = [lab[ch + my:2 * ch - my, edge + out * d] for d in range(-lo, hi)]
         else:
