@@ -54,12 +54,13 @@ def missing_packages() -> list[str]:
 def install(packages: list[str]) -> bool:
     if not packages:
         return True
-    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    cmd = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         print("tile art packages missing; install them with:\n  sudo " + " ".join(cmd))
         return False
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-q"], check=False, env=env)
+    print("installing the tile art packages:", " ".join(packages), flush=True)
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
     return subprocess.run(cmd, check=False, env=env).returncode == 0
 
 

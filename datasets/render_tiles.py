@@ -149,7 +149,12 @@ def _jitter(rng: np.random.Generator, rgb, amount: int) -> tuple[int, int, int]:
 
 
 def random_style(rng: np.random.Generator, art: str | None = None) -> TileStyle:
-    """Draw a random procedural tile set.  `art` names a packaged art style to use instead."""
+    """Draw a random procedural tile set.  `art` names a packaged art style to use instead;
+    `tile_art.ArtMissingError` says what to install when that style is not here."""
+    if art is not None:
+        from datasets.tile_art import require_style  # local import: art is optional
+
+        require_style(art)
     fonts = cjk_fonts()
     if art is None and not fonts:
         raise FontMissingError(

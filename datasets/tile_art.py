@@ -80,11 +80,34 @@ for _name in KMAHJONGG_SETS:
 HELD_OUT_STYLES = ("xmahjongg-real",)
 
 
+class ArtMissingError(RuntimeError):
+    """A named art style's files are not installed here (its package is missing)."""
+
+
+def _installed(name: str) -> bool:
+    path = SOURCES[name][0]
+    return os.path.exists(path) and (not name.startswith("kmahjongg-") or _kmahjongg_sheet(name) is not None)
+
+
 def available_styles() -> list[str]:
     """Art styles whose source files are installed here (and, for KMahjongg's SVG sets, can
     be drawn: rendered once into the cache)."""
-    return [name for name, (path, _pkg) in SOURCES.items()
-            if os.path.exists(path) and (not name.startswith("kmahjongg-") or _kmahjongg_sheet(name))]
+    return [name for name in SOURCES if _installed(name)]
+
+
+def require_style(name: str) -> None:
+    """Raise `ArtMissingError`, naming what to install, unless style `name` can be drawn here:
+    a table or crop asked for in a packaged style must never quietly come out procedural."""
+    if name not in SOURCES:
+        raise KeyError(f"unknown art style {name!r}; known: {sorted(SOURCES)}")
+    if _installed(name):
+        return
+    package = SOURCES[name][1]
+    source = (f"the PyPI source distribution {package.removeprefix('pypi:')}" if package.startswith("pypi:")
+              else f"the Debian package {package}")
+    extra = " and PySide6 (the train extra) to draw it" if name.startswith("kmahjongg-") else ""
+    raise ArtMissingError(f"art style {name!r} is not installed: it needs {source}{extra}; "
+                          "`python -m datasets.fetch_art` installs the art (make test runs it)")
 
 
 @lru_cache(maxsize=None)

@@ -89,6 +89,17 @@ def test_tile_art_api():
         assert face is not None and face.ndim == 3 and face.dtype == np.uint8
 
 
+def test_a_style_whose_art_is_not_installed_is_refused_by_name(monkeypatch, tmp_path):
+    """A table or crop asked for in a packaged style whose files are missing must not come out
+    procedural under that style's name: the error names the package and the command."""
+    monkeypatch.setitem(tile_art.SOURCES, "xmahjongg-real", (str(tmp_path / "real.gif"), "xmahjongg"))
+    with pytest.raises(tile_art.ArtMissingError, match=r"Debian package xmahjongg.*datasets\.fetch_art"):
+        random_style(np.random.default_rng(0), art="xmahjongg-real")
+    assert "xmahjongg-real" not in tile_art.available_styles()
+    with pytest.raises(KeyError):
+        random_style(np.random.default_rng(0), art="no-such-style")
+
+
 def test_kmahjongg_element_ids_follow_each_sets_order():
     default = kmahjongg_art.element_ids("default")
     assert set(default) == set(CLASSES) - {BACK}
