@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models.classifier import TileClassifier  # noqa: E402
+from datasets import tile_art  # noqa: E402
 from datasets.legibility import MIN_MARK_PIXELS  # noqa: E402
 from scoring.tiles import BONUS, CLASSES  # noqa: E402
 
@@ -154,6 +155,10 @@ def main(argv=None) -> int:
     ap.add_argument("--pictures", type=Path, default=ROOT / "models",
                     help="folder for the confusion-matrix pictures")
     args = ap.parse_args(argv)
+    try:  # the unseen-style test is drawn from its art: refused before any work when it is missing
+        tile_art.require_style(tile_art.HELD_OUT_STYLES[0])
+    except tile_art.ArtMissingError as exc:
+        ap.error(str(exc))
     cv2.setNumThreads(1)
     from datasets.hust_riichi import iter_crops, read_split
 
@@ -180,7 +185,7 @@ def main(argv=None) -> int:
     x, y, legible = _synthetic_set(args.cache, "heldout_test")
     s = score(clf, x, y, legible)
     s.pop("pred")
-    res["heldout_style"] = {**s, "style": "xmahjongg-real"}
+    res["heldout_style"] = {**s, "style": tile_art.HELD_OUT_STYLES[0]}
     x, y, legible = _synthetic_set(args.cache, "synth_test")
     s = score(clf, x, y, legible)
     confusion_png(y, s.pop("pred"), args.pictures / "confusion_synth_test.png",

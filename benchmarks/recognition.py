@@ -726,6 +726,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.dataset is None and not args.latency_only:
         ap.error("the hust-riichi folder is needed (or --latency-only)")
+    synthetic = not args.latency_only and bool(args.synthetic or args.phone or args.per_size or args.props
+                                               or args.dark or args.racks)
+    if synthetic:
+        # the tables are drawn in the art asked for, or the held-out style: refused before any
+        # work when it is not installed, never quietly drawn procedural under its name
+        from datasets.tile_art import HELD_OUT_STYLES, ArtMissingError, require_style
+
+        try:
+            for style in [args.art or HELD_OUT_STYLES[0]] + ([DARK_ART] if args.dark else []):
+                require_style(style)
+        except (ArtMissingError, KeyError) as exc:
+            ap.error(str(exc).strip("'\""))
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     result = {"command": "python benchmarks/recognition.py " + " ".join(argv or sys.argv[1:])}
     if args.latency_only:
@@ -740,10 +752,10 @@ def main(argv=None) -> int:
         else:
             result["hust_riichi"] = None
             print(f"{args.dataset} not found: the hust-riichi part is skipped", file=sys.stderr)
-        if args.synthetic or args.phone or args.per_size or args.props or args.dark or args.racks:
-            from datasets.tile_art import HELD_OUT_STYLES, available_styles
+        if synthetic:
+            from datasets.tile_art import HELD_OUT_STYLES
 
-            art = args.art or next((s for s in HELD_OUT_STYLES if s in available_styles()), None)
+            art = args.art or HELD_OUT_STYLES[0]
             if args.synthetic:
                 result["synthetic"] = bench_synthetic(args.synthetic, args.seed, art)
             if args.phone:
@@ -756,12 +768,8 @@ def main(argv=None) -> int:
             if args.racks:
                 result["synthetic_racks"] = bench_synthetic(args.racks, args.seed, art, RACKS_SIZE, racks=True)
             if args.dark:
-                result["synthetic_dark"] = [bench_synthetic(args.dark, args.seed, None, DARK_SIZE, dark=True)]
-                if DARK_ART in available_styles():
-                    result["synthetic_dark"].append(bench_synthetic(args.dark, args.seed, DARK_ART, DARK_SIZE))
-                else:
-                    print(f"art style {DARK_ART} is not fetched (python -m datasets.fetch_art): "
-                          "its dark tables are skipped", file=sys.stderr)
+                result["synthetic_dark"] = [bench_synthetic(args.dark, args.seed, None, DARK_SIZE, dark=True),
+                                            bench_synthetic(args.dark, args.seed, DARK_ART, DARK_SIZE)]
         if args.latency:
             result["latency"] = bench_latency(args.latency)
     args.out.mkdir(parents=True, exist_ok=True)

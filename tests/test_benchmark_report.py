@@ -136,3 +136,22 @@ def test_a_racks_run_counts_the_racks_and_the_finds_on_them():
     md = "\n".join(bench._synthetic_markdown(r))
     assert "with a tile rack behind each seat's row" in md
     assert f"({nt['on_props']} on the 4 racks)" in md
+
+
+@pytest.mark.parametrize("name, argv", [
+    ("recognition", ["--synthetic", "1", "--phone", "0", "--latency", "0"]),
+    ("classifier", []),
+])
+def test_a_benchmark_refuses_to_start_without_the_held_out_art(name, argv, monkeypatch, tmp_path, capsys):
+    """Both benchmarks measure the unseen style (xmahjongg's `real` scans): without its art they
+    stop before any work, naming the package, instead of drawing procedural tiles under its name
+    (or failing on a missing test set after the real photos' part)."""
+    from datasets import tile_art
+
+    monkeypatch.setitem(tile_art.SOURCES, "xmahjongg-real", (str(tmp_path / "real.gif"), "xmahjongg"))
+    bench = load_benchmark(name)
+    with pytest.raises(SystemExit) as stop:
+        bench.main([str(tmp_path / "hust-riichi"), *argv, "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert "Debian package xmahjongg" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.json").exists()
