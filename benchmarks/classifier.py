@@ -113,6 +113,29 @@ def confusion_png(labels: list[str], preds: list[str], path: Path, title: str) -
     cv2.imwrite(str(path), img)
 
 
+def misread_sheet(crops, labels: list[str], preds: list[str], legible, path: Path, title: str,
+                  most: int = 48) -> int:
+    """A contact sheet (JPEG) of the flowers and seasons judged legible (datasets.legibility) and
+    read wrong, each twice its size with `truth->read` under it: what the worst classes'
+    misreads look like.  Returns how many there are (the sheet shows the first `most`)."""
+    wrong = [i for i, (t, p) in enumerate(zip(labels, preds)) if t in BONUS and legible[i] and p != t]
+    cells = []
+    for i in wrong[:most]:
+        cell = cv2.resize(crops[i], (crops[i].shape[1] * 2, crops[i].shape[0] * 2), interpolation=cv2.INTER_NEAREST)
+        cell = cv2.copyMakeBorder(cell, 0, 20, 0, 4, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        cv2.putText(cell, f"{labels[i]}->{preds[i]}", (3, cell.shape[0] - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    (0, 0, 190), 1, cv2.LINE_AA)
+        cells.append(cell)
+    if cells:
+        cells += [np.full_like(cells[0], 255)] * (-len(cells) % 8)
+        sheet = np.concatenate([np.concatenate(cells[r:r + 8], 1) for r in range(0, len(cells), 8)], 0)
+        head = np.full((26, sheet.shape[1], 3), 255, np.uint8)
+        cv2.putText(head, title, (3, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), np.concatenate([head, sheet], 0), [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return len(wrong)
+
+
 def speed(clf: TileClassifier, crops, batch: int = 64, rounds: int = 20) -> dict:
     sample = (crops * (batch // max(1, len(crops)) + 1))[:batch]
     clf.classify(sample)
@@ -188,8 +211,12 @@ def main(argv=None) -> int:
     res["heldout_style"] = {**s, "style": tile_art.HELD_OUT_STYLES[0]}
     x, y, legible = _synthetic_set(args.cache, "synth_test")
     s = score(clf, x, y, legible)
-    confusion_png(y, s.pop("pred"), args.pictures / "confusion_synth_test.png",
+    preds = s.pop("pred")
+    confusion_png(y, preds, args.pictures / "confusion_synth_test.png",
                   f"synthetic test: {len(y)} crops, acc {s['acc']:.4f}")
+    s["legible_bonus_misread"] = misread_sheet(
+        x, y, preds, legible, args.pictures / "misreads_synth_bonus.jpg",
+        "synthetic test: flowers and seasons judged legible and read wrong (truth->read)")
     s["min_class"] = min(v["acc_dontcare"] for v in s["per_class"].values())
     s["min_class_all_crops"] = min(v["acc"] for v in s["per_class"].values())
     res["synth_test"] = s

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -155,3 +156,19 @@ def test_a_benchmark_refuses_to_start_without_the_held_out_art(name, argv, monke
     assert stop.value.code == 2
     assert "Debian package xmahjongg" in capsys.readouterr().err
     assert not (tmp_path / "out").exists() and not (tmp_path / "out.json").exists()
+
+
+def test_the_misread_sheet_shows_the_legible_flowers_and_seasons_read_wrong(tmp_path):
+    """The classifier benchmark's contact sheet holds only flowers and seasons judged legible and
+    read wrong: not an illegible one, not a suit tile read wrong, not one read right."""
+    bench = load_benchmark("classifier")
+    crops = [np.full((96, 72, 3), v, np.uint8) for v in (40, 80, 120, 160, 200)]
+    labels = ["f1", "f2", "f3", "1m", "f5"]
+    preds = ["f5", "f6", "f3", "2m", "f1"]
+    legible = [True, False, True, True, True]
+    out = tmp_path / "sheet.jpg"
+    assert bench.misread_sheet(crops, labels, preds, legible, out, "title") == 2
+    sheet = cv2.imread(str(out))
+    assert sheet.shape[1] == 8 * (2 * 72 + 4) and sheet.shape[0] == 26 + 2 * 96 + 20
+    assert bench.misread_sheet(crops, labels, labels, legible, tmp_path / "none.jpg", "title") == 0
+    assert not (tmp_path / "none.jpg").exists()
