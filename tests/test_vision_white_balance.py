@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
+import pytest
 
 from datasets.synth_table import make_table
 from datasets.views import relit
@@ -48,6 +49,18 @@ def test_pale_faces_under_a_dim_warm_light_are_balanced_too():
     assert warm_light_gains(dim_warm) is not None
 
 
+def test_cream_faces_under_a_dim_warm_light_are_balanced_and_a_red_rim_is_not():
+    """Dimmed, nothing clips and a warm light's red shows whole: cream faces come out with green
+    0.84 of red (under the old floor of 0.85), while the jade set's pinkish rims stay at 0.80 or
+    less."""
+    cream = _lit(_tiles((190, 214, 232)), 0.45 * WARM)
+    b, g, r = face_colour(cream)
+    assert 0.82 < g / r < 0.85
+    assert warm_light_gains(cream) is not None
+    rim = _tiles((112, 150, 188), mark_bgr=(60, 90, 40))  # green 0.80 of red, blue 0.6
+    assert warm_light_gains(rim) is None
+
+
 def test_faces_in_ordinary_light_are_left_as_they_are():
     for face in ((200, 216, 225), (236, 240, 246), (200, 226, 236), (250, 250, 250)):
         assert warm_light_gains(_tiles(face)) is None
@@ -81,13 +94,16 @@ def test_balanced_scales_each_channel_and_clips_at_white():
     assert out.tolist() == [[[150, 110, 50], [255, 255, 5]]]
 
 
-def _warm_table():
+def _warm_table(dim: bool = False):
     """A procedural table (seed 1, its fifth) with three blank white dragons face up, under the
-    benchmark's warm cast: read as it is, all three came out as face-down tiles (0.93-0.96)."""
+    benchmark's warm cast: read as it is, all three came out as face-down tiles (0.93-0.96).
+    `dim`: dimmed to 45% first, as a tungsten-lit room often is (its faces' green is then 0.84 of
+    red: not balanced, and the three read as backs, under the old floor of 0.85)."""
     rng = np.random.default_rng(1)
     for _ in range(5):
         table = make_table(rng, (2000, 1500))
-    return table, relit(table.image, "warm cast")
+    image = relit(table.image, "dim") if dim else table.image
+    return table, relit(image, "warm cast")
 
 
 def _true_code(table, tile) -> str:
@@ -96,8 +112,9 @@ def _true_code(table, tile) -> str:
     return best["code"]
 
 
-def test_blank_white_dragons_under_a_warm_light_are_not_read_as_backs():
-    table, warm = _warm_table()
+@pytest.mark.parametrize("dim", [False, True])
+def test_blank_white_dragons_under_a_warm_light_are_not_read_as_backs(dim):
+    table, warm = _warm_table(dim)
     rec = recognize_module.recognize(warm)
     truths = [(_true_code(table, t), t.code) for t in rec.tiles]
     whites = [got for true, got in truths if true == "5z"]
