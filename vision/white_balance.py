@@ -32,9 +32,10 @@ FACE_GRID = (12, 16)
 #: 116-137), and those, as all but two of the hundred, are found in the photo's negative, where no
 #: balance is tried.  Green's floor was 0.85 until 2026-12-01: a warm light clipped at white (the
 #: benchmark's cast on bright faces) hides some of its red, and dimmed, where nothing clips, 3 of 38
-#: procedural tables (seed 7, 2000x1500, dimmed to 45% and warm-lit) gave green 0.836-0.841, their
-#: white dragons read as backs; the floor now lies between those and the jade rims' 0.80 (in the same
-#: sweep every jade and dark table, 30 each, as taken, warm-lit and dimmed, was found in the negative)
+#: procedural tables (seed 7, 2000x1500, dimmed to 45% and warm-lit) gave green 0.836-0.841 and were
+#: not balanced, and a table of cream faces (seed 1's fifth) read its three white dragons as backs;
+#: the floor now lies between those and the jade rims' 0.80 (in the same sweep every jade and dark
+#: table, 30 each, as taken, warm-lit and dimmed, was found in the negative)
 WARM_BLUE = 0.75
 WARM_GREEN = 0.82
 PALE_RED = 64.0
