@@ -157,7 +157,7 @@ def bench_hust(root: Path, split_file: Path) -> dict:
         out["mjscore"]["classifier"] = f"not available: {clf}"
     out["mjscore"]["photos_not_perfect"] = misses
     if det is None:
-        out["mahjong_detector"] = "not installed in this environment (pip install mahjong-detector)"
+        out["mahjong_detector"] = "not installed in this environment (pip install -e '.[bench]')"
     elif isinstance(det, str):
         out["mahjong_detector"] = det
     else:
