@@ -737,7 +737,7 @@ def main(argv=None) -> int:
             for style in [args.art or HELD_OUT_STYLES[0]] + ([DARK_ART] if args.dark else []):
                 require_style(style)
         except (ArtMissingError, KeyError) as exc:
-            ap.error(str(exc).strip("'\""))
+            ap.error(str(exc.args[0] if exc.args else exc))
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     result = {"command": "python benchmarks/recognition.py " + " ".join(argv or sys.argv[1:])}
     if args.latency_only:
