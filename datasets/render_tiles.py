@@ -577,9 +577,12 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
     ch = chars[(n - 1) % 4]
     col = style.bonus_colour
     number = str((n - 1) % 4 + 1) if (n - 1) % 4 < 3 or rng.random() < 0.7 else "四"
+    m = n  # the tile whose marks are drawn: the character, the number and the number's colour
     if style.bonus_mark_of is not None:  # the same random choices, another tile's marks
         m = int(style.bonus_mark_of[1])
-        ch, number = (FLOWER_CHARS if m <= 4 else SEASON_CHARS)[(m - 1) % 4], str((m - 1) % 4 + 1)
+        ch = (FLOWER_CHARS if m <= 4 else SEASON_CHARS)[(m - 1) % 4]
+        if (m - 1) % 4 != (n - 1) % 4:  # another number; the same number keeps its own glyph
+            number = str((m - 1) % 4 + 1)
     if style.bonus_layout == "corner":
         # a painting with the character small in a corner.  Flowers sometimes show their own
         # plant, but any tile may show any painting (sets paint their seasons with plants too):
@@ -611,7 +614,7 @@ def _draw_bonus(c: _Canvas, code: str, style: TileStyle, rng) -> None:
             c.circle(u, v, rng.uniform(0.05, 0.11), fill=tuple(int(0.45 * a + 0.55 * b) for a, b in zip(pc, style.face)))
     c.text(0.5, 0.4, ch, 0.42 * style.glyph_scale, col, style)
     if rng.random() < 0.7:  # the number 1-4 in a corner, the usual marking on bonus tiles
-        c.text(0.85, 0.12, number, 0.14, style.ink if n > 4 else style.red, style)
+        c.text(0.85, 0.12, number, 0.14, style.ink if m > 4 else style.red, style)
 
 
 def _draw_cursive_four(c: _Canvas, u: float, v: float, height: float, colour, rng) -> None:

@@ -87,3 +87,13 @@ def test_art_without_known_marks_is_not_judged(monkeypatch):
     monkeypatch.setitem(tile_art.MARK_BOXES, "test-art", {"f1": (2, 2, 20, 22)})
     assert not legibility.judged(replace(procedural, art="test-art"), "f1")  # f2's box unknown
     assert not legibility.judged(replace(procedural, art="gnome-smooth"), "f1")
+
+
+def test_a_tile_drawn_with_its_counterparts_marks_is_that_counterpart():
+    """f1 drawn with f5's marks (the same number, the other character) is f5 drawn with the same
+    random choices: its own number glyph (四 or 4) stays, and the number takes f5's colour."""
+    for seed in range(4):
+        style = _bonus_style("big", seed)
+        for code, other in (("f1", "f5"), ("f4", "f8"), ("f7", "f3")):
+            swapped = render_tile(code, replace(style, bonus_mark_of=other), np.random.default_rng(11), (144, 192))
+            assert np.array_equal(swapped, render_tile(other, style, np.random.default_rng(11), (144, 192)))
