@@ -42,14 +42,20 @@ def judged(style, code: str) -> bool:
     return code in boxes and PARTNER[code] in boxes
 
 
-def mark_pixels(crop: np.ndarray, partner_crop: np.ndarray) -> int:
-    """How many pixels show stroke detail that differs between a crop and the same crop with its
-    partner's mark: edges (Sobel magnitude, strongest channel) of their difference."""
+def mark_edges(crop: np.ndarray, partner_crop: np.ndarray) -> np.ndarray:
+    """Per pixel, how sharply the difference between a crop and the same crop with another
+    tile's mark changes: the Sobel magnitude of their difference, strongest channel, in grey
+    levels."""
     diff = crop.astype(np.float32) - partner_crop.astype(np.float32)
     gx = cv2.Sobel(diff, cv2.CV_32F, 1, 0, ksize=3) / 4
     gy = cv2.Sobel(diff, cv2.CV_32F, 0, 1, ksize=3) / 4
-    edge = np.sqrt(gx * gx + gy * gy).max(axis=2)
-    return int((edge >= VISIBLE_EDGE).sum())
+    return np.sqrt(gx * gx + gy * gy).max(axis=2)
+
+
+def mark_pixels(crop: np.ndarray, partner_crop: np.ndarray) -> int:
+    """How many pixels show stroke detail that differs between a crop and the same crop with its
+    partner's mark: edges (mark_edges) of at least VISIBLE_EDGE."""
+    return int((mark_edges(crop, partner_crop) >= VISIBLE_EDGE).sum())
 
 
 def is_legible(crop: np.ndarray, partner_crop: np.ndarray) -> bool:
