@@ -133,9 +133,10 @@ def confusion_png(labels: list[str], preds: list[str], path: Path, title: str) -
 
 def misread_sheet(crops, labels: list[str], preds: list[str], legible, path: Path, title: str,
                   most: int = 48) -> int:
-    """A contact sheet (JPEG) of the flowers and seasons judged legible (datasets.legibility) and
-    read wrong, each twice its size with `truth->read` under it: what the worst classes'
-    misreads look like.  Returns how many there are (the sheet shows the first `most`)."""
+    """A contact sheet (JPEG) of the flowers and seasons flagged `legible` (the eye labels where
+    they apply, else the judge's flags) and read wrong, each twice its size with `truth->read`
+    under it: what the worst classes' misreads look like.  Returns how many there are (the sheet
+    shows the first `most`)."""
     wrong = [i for i, (t, p) in enumerate(zip(labels, preds)) if t in BONUS and legible[i] and p != t]
     cells = []
     for i in wrong[:most]:
