@@ -40,10 +40,14 @@ from scoring.tiles import BONUS  # noqa: E402
 SWEEP = [(e, m) for e in (30, 40, 50, 60) for m in (6, 12, 24, 48)]
 
 
-def judge_flags(crops, others, edge: int, min_pixels: int) -> np.ndarray:
-    """Legible by the judge's rule at these thresholds, against `others` (the same crops with
-    another tile's marks)."""
-    return np.array([(legibility.mark_edges(a, b) >= edge).sum() >= min_pixels for a, b in zip(crops, others)])
+def edge_maps(crops, others) -> np.ndarray:
+    """Each crop's `legibility.mark_edges` against the same crop with another tile's marks."""
+    return np.stack([legibility.mark_edges(a, b) for a, b in zip(crops, others)])
+
+
+def judge_flags(edges: np.ndarray, edge: int, min_pixels: int) -> np.ndarray:
+    """Legible by the judge's rule at these thresholds, from `edge_maps`."""
+    return (edges >= edge).sum(axis=(1, 2)) >= min_pixels
 
 
 def agreement(judged: np.ndarray, named: np.ndarray) -> dict:
@@ -199,11 +203,12 @@ def main(argv=None) -> int:
     truth = eye_legibility.truth_codes()
     labels = data["labels"]
     named = np.array([label is not None for label in labels])
-    judged = judge_flags(crops, partner, legibility.VISIBLE_EDGE, legibility.MIN_MARK_PIXELS)
+    against_partner, against_counterpart = edge_maps(crops, partner), edge_maps(crops, counterpart)
+    judged = judge_flags(against_partner, legibility.VISIBLE_EDGE, legibility.MIN_MARK_PIXELS)
     res = {"model": (args.model or Path("models/tile_classifier.onnx")).name,
            "sample": compare(truth, labels, preds, judged),
-           "sweep": [{"edge": e, "pixels": m, "partner": agreement(judge_flags(crops, partner, e, m), named),
-                      "counterpart": agreement(judge_flags(crops, counterpart, e, m), named)} for e, m in SWEEP]}
+           "sweep": [{"edge": e, "pixels": m, "partner": agreement(judge_flags(against_partner, e, m), named),
+                      "counterpart": agreement(judge_flags(against_counterpart, e, m), named)} for e, m in SWEEP]}
     if data.get("labels_again"):
         res["reading_again"] = {**consistency(labels, data["labels_again"], truth),
                                 "sample": compare(truth, data["labels_again"], preds, judged)}

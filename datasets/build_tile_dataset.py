@@ -107,13 +107,22 @@ def synth_samples(seed: int, n: int, art_styles: tuple[str, ...] = (), art_frac:
         xs[i] = _augmented_crop(code, style, style, rng, strength, size, small)
         ys[i] = CLASS_INDEX[code]
         if judge and code in BONUS and legibility.judged(style, code):
-            after = rng.bit_generator.state
-            rng.bit_generator.state = before  # the same scene, light and camera, the partner's mark
-            partner = replace(style, bonus_mark_of=legibility.PARTNER[code])
-            legible[i] = legibility.is_legible(xs[i], _augmented_crop(code, style, partner, rng, strength, size,
-                                                                      small))
-            rng.bit_generator.state = after
+            legible[i] = legibility.is_legible(xs[i], crop_with_marks_of(legibility.PARTNER[code], code, style, rng,
+                                                                         before, strength, size, small))
     return xs, ys, legible
+
+
+def crop_with_marks_of(other: str, code: str, style, rng: np.random.Generator, before: dict, strength: float,
+                       size: tuple[int, int], small: float = 0.0) -> np.ndarray:
+    """The crop of bonus tile `code` that `_augmented_crop` drew from generator state `before`,
+    drawn again with bonus tile `other`'s marks: the same scene, light and camera.  The generator
+    is left where it was, so the crops after it are drawn as without this one."""
+    after = rng.bit_generator.state
+    rng.bit_generator.state = before
+    try:
+        return _augmented_crop(code, style, replace(style, bonus_mark_of=other), rng, strength, size, small)
+    finally:
+        rng.bit_generator.state = after
 
 
 def _augmented_crop(code: str, style, target_style, rng: np.random.Generator, strength: float,

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from datasets.build_tile_dataset import BONUS_SIZE, _augmented_crop
+from datasets.build_tile_dataset import BONUS_SIZE, _augmented_crop, crop_with_marks_of
 from datasets.legibility import PARTNER
 from datasets.render_tiles import random_style
 from scoring.tiles import BONUS
@@ -73,12 +72,9 @@ def _draw_chunk(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             style = random_style(rng)
         code = BONUS[(i + seed) % 8]
         before = rng.bit_generator.state
-        own.append(_augmented_crop(code, style, style, rng, 1.0, BONUS_SIZE, 0.0))
-        after = rng.bit_generator.state
-        for other, out in ((PARTNER[code], partner), (COUNTERPART[code], counterpart)):
-            rng.bit_generator.state = before
-            out.append(_augmented_crop(code, style, replace(style, bonus_mark_of=other), rng, 1.0, BONUS_SIZE, 0.0))
-        rng.bit_generator.state = after
+        own.append(_augmented_crop(code, style, style, rng, 1.0, BONUS_SIZE))
+        partner.append(crop_with_marks_of(PARTNER[code], code, style, rng, before, 1.0, BONUS_SIZE))
+        counterpart.append(crop_with_marks_of(COUNTERPART[code], code, style, rng, before, 1.0, BONUS_SIZE))
     return np.array(own), np.array(partner), np.array(counterpart)
 
 
