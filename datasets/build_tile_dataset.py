@@ -48,27 +48,27 @@ MAIN_SIZE = (INPUT_W, INPUT_H)
 SMALL_TILE_PX = (18.0, 36.0)
 #: the fraction of the bonus reader's training crops cut that small (since 2026-11-26: one reader
 #: trained so read the legible synthetic flowers and seasons cut 24 pixels wide 85.2% right
-#: against 83.0% for one trained without, and full-size ones 93.4% against 92.3%; models/README.md)
+#: against 83.0% for one trained without, and full-size ones 93.4% against 92.3%; docs/classifier-experiments.md)
 BONUS_SMALL = 0.35
 BONUS_SIZE = (BONUS_INPUT_W, BONUS_INPUT_H)
 #: the fraction of the procedural tile sets in the main model's training crops drawn with dark
 #: faces and light marks (`render_tiles.dark_style`: lacquer, jade, black).  Off: 0.15 taught the
 #: main networks those sets (98.4% of such suit, honour and back crops, against 49.2%) but the
-#: held-out style fell from 97.19% to 96.76% (models/README.md, tried on 2026-11-28)
+#: held-out style fell from 97.19% to 96.76% (docs/classifier-experiments.md, tried on 2026-11-28)
 DARK_FACES = 0.0
 #: extra procedural crops of dark-faced sets appended to the main model's training set, as a
 #: share of its synthetic crops, drawn from their own seed so that every other crop stays as it
 #: was (unlike DARK_FACES, which redraws the whole set).  Off: 0.05 (3,500 crops) taught both
 #: main networks those sets (51.5% -> 97.1% of such suit, honour and back crops; held-out style
 #: 97.19% -> 97.52%), but then the pipeline kept the photo's reading of a dark table instead of
-#: its negative's, and fewer dark tables scored right (models/README.md, twenty-fifth session)
+#: its negative's, and fewer dark tables scored right (docs/classifier-experiments.md, twenty-fifth session)
 DARK_EXTRA = 0.0
 #: the first seed of those extra crops (the benchmarks' dark test crops start at 13,000,000)
 DARK_EXTRA_SEED = 15_000_000
 #: extra crops of flowers and seasons of dark-faced procedural sets appended to the bonus
 #: reader's training set, as a share of its crops (its own seed, every other crop unchanged, as
 #: DARK_EXTRA for the main networks).  Off: 0.1 with DARK_EXTRA 0.05 read the held-out style
-#: 94.71% (97.19%) and no more dark tables right (models/README.md, twenty-sixth session)
+#: 94.71% (97.19%) and no more dark tables right (docs/classifier-experiments.md, twenty-sixth session)
 BONUS_DARK_EXTRA = 0.0
 BONUS_DARK_EXTRA_SEED = 16_000_000
 
@@ -132,7 +132,7 @@ def _augmented_crop(code: str, style, target_style, rng: np.random.Generator, st
     photo whose tiles are that small (a whole table in a 1280-pixel photo), and only then
     brought to the network's size (bilinearly, as the pipeline enlarged such tiles until
     vision.rectify cut them at the classifier's size in one bicubic warp; training crops made
-    that way were measured and not adopted: models/README.md)."""
+    that way were measured and not adopted: docs/classifier-experiments.md)."""
     cache: dict = {}
 
     def render(c, tile_size):
@@ -260,7 +260,7 @@ def build(out: Path, scale: float, workers: int, root: Path | None, sets: tuple[
         # one retrained main model, a reader trained on the legible crops only read the held-out
         # style 87.0% (this recipe 87.6%, illegible marks don't-care); one trained on paintings
         # that never show the flower's own plant, 85.8%: this held-out set paints each flower's
-        # own plant, and the reader used it (models/README.md)
+        # own plant, and the reader used it (docs/classifier-experiments.md)
         n_bonus = int(round(30_000 * scale))
         x, y, _ = parallel_synth(11_000_000, n_bonus, workers, art_styles=train_styles,
                                  art_frac=0.4, codes=BONUS, size=BONUS_SIZE, small=bonus_small)

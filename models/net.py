@@ -11,7 +11,7 @@ strongest response of each feature over the whole map, wherever on the face it l
 linear layer.  What names a bonus tile is a small character that sets write in any corner; a
 head that does not know where things are cannot learn where our renders put it (held-out
 style: flowers and seasons read right 72.7% -> 80.3% beside the other head, same data, same
-machine; models/README.md).
+machine; docs/classifier-experiments.md).
 """
 
 from __future__ import annotations
