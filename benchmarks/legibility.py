@@ -132,7 +132,10 @@ def markdown(res: dict) -> str:
              f"{eye_legibility.SEED} (datasets/eye_legibility.py), each named by eye "
              "(datasets/legibility_labels/sample.json) before the reader's or the judge's answers were seen; the "
              "labeller is this project's developer, an AI model, not an independent annotator. "
-             f"Model: {res['model']}. Command: `python benchmarks/legibility.py`.", "",
+             f"Model: {res['model']}. Command: `python benchmarks/legibility.py`."
+             + (f" Of the {res['sample_size']} crops labelled, {res['sample_size'] - n} were drawn here a few grey levels "
+                "off (another release of the libraries) and are left out."
+                if res.get("sample_size", n) != n else ""), "",
              f"- The labeller named **{named}** of {n} crops ({named / n:.1%}); {s['named_wrong']} of those names "
              "were wrong (such crops count as named: the reader is held to reading them).",
              f"- The reader read **{s['reader_right_named']} of {named}** of those right "
@@ -200,12 +203,13 @@ def main(argv=None) -> int:
 
     clf = TileClassifier(args.model)
     preds = [p.code for p in clf.classify(list(crops))]
-    truth = eye_legibility.truth_codes()
+    truth = data["truth"]  # the tiles of the crops drawn here as labelled
     labels = data["labels"]
     named = np.array([label is not None for label in labels])
     against_partner, against_counterpart = edge_maps(crops, partner), edge_maps(crops, counterpart)
     judged = judge_flags(against_partner, legibility.VISIBLE_EDGE, legibility.MIN_MARK_PIXELS)
     res = {"model": (args.model or Path("models/tile_classifier.onnx")).name,
+           "same_crops": data["same_crops"], "sample_size": eye_legibility.SAMPLE_SIZE,
            "sample": compare(truth, labels, preds, judged),
            "sweep": [{"edge": e, "pixels": m, "partner": agreement(judge_flags(against_partner, e, m), named),
                       "counterpart": agreement(judge_flags(against_counterpart, e, m), named)} for e, m in SWEEP]}

@@ -51,7 +51,9 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.append(str(Path(__file__).resolve().parent))  # after the repo: its scoring.py is no package
 
+from environment import library_versions, versions_line  # noqa: E402 - after the paths are set
 from vision.quad import box_iou as iou  # noqa: E402 - after the repo is on the path
 
 DETECTOR_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
@@ -606,7 +608,7 @@ def _synthetic_markdown(s: dict | None) -> list[str]:
 
 
 def to_markdown(r: dict) -> str:
-    lines = ["# Recognition benchmark", "", f"Command: `{r['command']}`", ""]
+    lines = ["# Recognition benchmark", "", f"Command: `{r['command']}`", ""] + versions_line(r.get("libraries"))
     h = r.get("hust_riichi")
     if h:
         lines += [f"## hust-riichi test photos ({h['photos']} photos, split {h['split']})", "",
@@ -739,7 +741,8 @@ def main(argv=None) -> int:
         except (ArtMissingError, KeyError) as exc:
             ap.error(str(exc.args[0] if exc.args else exc))
     os.environ.setdefault("OMP_NUM_THREADS", "2")
-    result = {"command": "python benchmarks/recognition.py " + " ".join(argv or sys.argv[1:])}
+    result = {"command": "python benchmarks/recognition.py " + " ".join(argv or sys.argv[1:]),
+              "libraries": library_versions()}
     if args.latency_only:
         result["latency"] = bench_latency(args.latency or 7)
         stem = "recognition_latency"
