@@ -5,18 +5,22 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test bench clean chromium art
+.PHONY: serve test bench clean chromium art lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(VENV)/.runtime: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e .
+# Every install takes the versions pinned in constraints.txt (`make lock` writes it anew from
+# .venv after an upgrade has been measured).
+CONSTRAINTS := constraints.txt
+
+$(VENV)/.runtime: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/pip install -q -c $(CONSTRAINTS) -e .
 	touch $@
 
-$(VENV)/.testing: pyproject.toml $(VENV)/.runtime
-	$(BIN)/pip install -q -e '.[test,train]'
+$(VENV)/.testing: pyproject.toml $(CONSTRAINTS) $(VENV)/.runtime
+	$(BIN)/pip install -q -c $(CONSTRAINTS) -e '.[test,train]'
 	touch $@
 
 # make serve runs the rules engine compiled by mypyc (setup.py; about twice as fast) when this
@@ -29,7 +33,7 @@ SCORING_SOURCES := $(shell find scoring -name '*.py') setup.py
 $(COMPILED)/.built: $(SCORING_SOURCES) | $(VENV)/.runtime
 	@rm -rf $(COMPILED) $(COMPILED).new
 	@echo "mjscore: compiling the rules engine with mypyc into $(COMPILED) (half a minute, once)"
-	@$(BIN)/pip install -q 'mypy>=1.11' 'setuptools>=77' && \
+	@$(BIN)/pip install -q -c $(CONSTRAINTS) 'mypy>=1.11' 'setuptools>=77' && \
 	  MJSCORE_COMPILE=1 $(BIN)/pip install -q --no-build-isolation --no-deps --target $(COMPILED).new . \
 	  || echo "mjscore: the compiled build failed (above); serving the pure-Python rules engine"
 	@mkdir -p $(COMPILED)
@@ -59,6 +63,10 @@ test: $(VENV)/.testing chromium art
 
 bench: $(VENV)/.testing
 	$(BIN)/python benchmarks/scoring.py
+
+lock: $(VENV)/.testing
+	@{ sed -n '1,3p' $(CONSTRAINTS); $(BIN)/pip freeze --exclude-editable | sed 's/^torch==\([0-9.]*\)+cpu$$/torch==\1/' | sort -f; } > $(CONSTRAINTS).new
+	@mv $(CONSTRAINTS).new $(CONSTRAINTS) && echo "mjscore: $(CONSTRAINTS) written from .venv"
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
