@@ -13,7 +13,9 @@ are (the all-crops figure is reported beside it).  The synthetic test's flowers 
 also labelled by eye (`datasets/legibility_labels/synth_test.json`): where those labels belong
 to the crops built here, the same scoring by the eye labels is reported too, and the
 synthetic test's target is judged on it (benchmarks/legibility.py measures the judge against
-eye labels).
+eye labels).  A few crops another library release draws a few grey levels off take the judge's
+flags instead and are counted (`eye_legibility.same_crops`).
+The results name the library versions they were measured with.
 Speed: `TileClassifier.classify` on real-size crops in batches of 64, two onnxruntime threads.
 
 Writes benchmarks/results/classifier.json and .md and the confusion-matrix pictures

@@ -14,6 +14,8 @@ Reported:
   number, another character) and a sweep of the judge's two thresholds;
 * the synthetic test's don't-care scoring on this sample, with the judge's flags and with the
   labeller's.
+Crops drawn here that are not byte for byte those labelled (a library release moves a few
+grey levels of a few) are left out and counted; too many refuse the labels.
 `--sheets DIR` writes the unlabelled contact sheets (as drawn and turned 180 degrees, shuffled)
 a labeller works from, for a new sample or a changed renderer.
 
