@@ -290,10 +290,10 @@ def _misreads(rec, table, truths: list[str] | None = None) -> tuple[int, int, li
 
 def _checking(rec, truths: list[str]) -> dict:
     """What a person correcting the table on the web page meets: the face-up tiles it marks for
-    checking (read with under vision.hands.LOW_CONFIDENCE, as the page's dashed outline), the
+    checking (read with under vision.sets.LOW_CONFIDENCE, as the page's dashed outline), the
     misread ones among them, and the misread tiles whose right kind the picker offers among the
     likeliest readings (the classifier's top three).  `truths`: _true_codes(rec, table)."""
-    from vision.hands import LOW_CONFIDENCE
+    from vision.sets import LOW_CONFIDENCE
 
     out = {"marked": 0, "misread": 0, "misread_marked": 0, "misread_offered": 0}
     for t, true in zip(rec.tiles, truths):
@@ -421,7 +421,7 @@ def bench_synthetic(count: int, seed: int, art: str | None, size: tuple[int, int
             "other_face_up": round(1 - (tiles["wrong"] - tiles["bonus_wrong"]) / max(1, other), 4),
             "face_up_tiles": tiles["face_up"], "flowers_seasons_tiles": tiles["bonus"]}
         res["full"]["wrong_scores_by_misread"] = dict(causes.most_common())
-        from vision.hands import LOW_CONFIDENCE
+        from vision.sets import LOW_CONFIDENCE
 
         res["full"]["checking"] = {"marked_below": LOW_CONFIDENCE, **{k: int(checking[k]) for k in (
             "marked", "misread", "misread_marked", "misread_offered", "wrong_tables", "wrong_tables_all_marked")}}

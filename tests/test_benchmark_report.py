@@ -60,7 +60,7 @@ def test_a_props_run_counts_finds_that_are_no_tile_and_keeps_its_failures():
 
 
 def test_checking_counts_the_marked_tiles_and_the_misread_ones_the_picker_offers_right():
-    """A tile is marked when read with under vision.hands.LOW_CONFIDENCE; a misread tile is
+    """A tile is marked when read with under vision.sets.LOW_CONFIDENCE; a misread tile is
     offered right when its true kind is among its three likeliest readings."""
     bench = _recognition_benchmark()
 

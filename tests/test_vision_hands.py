@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from vision.hands import TileRead, _repair_meld, repair_counts, repair_lone_tiles, repair_stray_bonus
+from vision.repairs import repair_meld, repair_counts, repair_lone_tiles, repair_stray_bonus
+from vision.sets import TileRead
 from vision.layout import Group, SeatLayout, TableLayout
 
 
 def test_a_pung_misread_in_one_tile_is_repaired_from_its_second_candidate():
     reads = [TileRead("4m", 0.97, [("4m", 0.97)]), TileRead("4m", 0.9, [("4m", 0.9), ("1m", 0.05)]),
              TileRead("1m", 0.55, [("1m", 0.55), ("4m", 0.40), ("7m", 0.03)])]
-    meld, codes = _repair_meld(reads)
+    meld, codes = repair_meld(reads)
     assert meld == {"kind": "pung", "tiles": "444m", "exposed": True}
     assert codes == ["4m", "4m", "4m"]
 
@@ -17,28 +18,28 @@ def test_a_pung_misread_in_one_tile_is_repaired_from_its_second_candidate():
 def test_a_chow_is_found_among_candidates():
     reads = [TileRead("3p", 0.9, [("3p", 0.9)]), TileRead("4p", 0.8, [("4p", 0.8)]),
              TileRead("6p", 0.5, [("6p", 0.5), ("5p", 0.45)])]
-    meld, codes = _repair_meld(reads)
+    meld, codes = repair_meld(reads)
     assert meld["kind"] == "chow" and meld["tiles"] == "345p"
 
 
 def test_a_concealed_kong_with_a_misread_face():
     reads = [TileRead("back", 0.99, [("back", 0.99)]), TileRead("7z", 0.9, [("7z", 0.9)]),
              TileRead("5z", 0.6, [("5z", 0.6), ("7z", 0.35)]), TileRead("back", 0.98, [("back", 0.98)])]
-    meld, _ = _repair_meld(reads)
+    meld, _ = repair_meld(reads)
     assert meld == {"kind": "kong", "tiles": "7777z", "exposed": False}
 
 
 def test_tiles_that_are_no_set_by_any_likely_reading_stay_unrepaired():
     reads = [TileRead("1m", 0.95, [("1m", 0.95), ("7m", 0.02)]), TileRead("5p", 0.9, [("5p", 0.9)]),
              TileRead("9s", 0.9, [("9s", 0.9), ("8s", 0.05)])]
-    assert _repair_meld(reads) is None
+    assert repair_meld(reads) is None
 
 
 def test_an_unlikely_repair_is_refused():
     """The second choice must be reasonably likely, not any set the long tail allows."""
     reads = [TileRead("2s", 0.99, [("2s", 0.99)]), TileRead("2s", 0.99, [("2s", 0.99)]),
              TileRead("8s", 0.97, [("8s", 0.97), ("2s", 0.021)])]
-    assert _repair_meld(reads) is None
+    assert repair_meld(reads) is None
 
 
 def test_five_copies_are_recounted_from_the_candidates():
@@ -99,28 +100,29 @@ def test_recount_leaves_an_excess_no_candidate_can_fix():
 
 
 def test_sets_laid_together_are_read_as_sets():
-    from vision.hands import _sets_together
+    from vision.sets import sets_together
 
-    parts = _sets_together(["8m", "8m", "8m", "2p", "2p", "2p"])
+    parts = sets_together(["8m", "8m", "8m", "2p", "2p", "2p"])
     assert [(m["kind"], m["tiles"], at) for m, at in parts] == [("pung", "888m", (0, 3)), ("pung", "222p", (3, 6))]
-    parts = _sets_together(["3s", "4s", "5s", "back", "7z", "7z", "back"])
+    parts = sets_together(["3s", "4s", "5s", "back", "7z", "7z", "back"])
     assert [(m["kind"], m["exposed"], at) for m, at in parts] == [("chow", True, (0, 3)), ("kong", False, (3, 7))]
     # three sets whose gaps closed (a benchmark table's far seat)
-    parts = _sets_together(["7s", "7s", "7s", "3s", "2s", "1s", "6m", "6m", "6m"])
+    parts = sets_together(["7s", "7s", "7s", "3s", "2s", "1s", "6m", "6m", "6m"])
     assert [(m["kind"], m["tiles"]) for m, _ in parts] == [("pung", "777s"), ("chow", "123s"), ("pung", "666m")]
-    parts = _sets_together(["1z"] * 4 + ["2m", "3m", "4m"] + ["5p"] * 4 + ["9s"] * 3)
+    parts = sets_together(["1z"] * 4 + ["2m", "3m", "4m"] + ["5p"] * 4 + ["9s"] * 3)
     assert [(m["kind"], at) for m, at in parts] == [("kong", (0, 4)), ("chow", (4, 7)), ("kong", (7, 11)),
                                                     ("pung", (11, 14))]
-    assert _sets_together(["4m", "5m", "5m", "1p", "4s", "1z", "7z"]) is None
-    assert _sets_together(["1m", "2m", "3m", "4m", "5m"]) is None
-    assert _sets_together(["1m", "2m", "3m", "4m", "5m", "6m", "9p"]) is None
+    assert sets_together(["4m", "5m", "5m", "1p", "4s", "1z", "7z"]) is None
+    assert sets_together(["1m", "2m", "3m", "4m", "5m"]) is None
+    assert sets_together(["1m", "2m", "3m", "4m", "5m", "6m", "9p"]) is None
 
 
 def test_a_bonus_reading_inside_a_run_of_tiles_is_read_again():
     """Flowers and seasons lie apart from the sets (LAYOUT.md): one read inside the concealed run
     takes its likeliest candidate that is no bonus tile, with a warning; bonus tiles laid apart,
     and a reading with no such candidate, stay."""
-    from vision.hands import read_hands, repair_stray_bonus
+    from vision.hands import read_hands
+    from vision.repairs import repair_stray_bonus
     from vision.layout import Group, SeatLayout, TableLayout
 
     codes = ["1m", "2m", "3m", "4p", "f3", "6p", "7s", "8s", "9s", "2z", "2z", "5s", "5s"]
@@ -147,7 +149,7 @@ def test_a_bonus_reading_that_leaves_the_concealed_run_short_is_read_again_howev
     """A painted 1-bamboo at the end of the concealed run read as a flower, its 1s reading under
     REPAIR_MIN_P: without it the seat holds 12 tiles, so the count says it is a hand tile.  The
     same reading beside a full hand of 13 stays a flower."""
-    from vision.hands import REPAIR_MIN_P
+    from vision.repairs import REPAIR_MIN_P
     from vision.layout import Group, SeatLayout, TableLayout
 
     def run(n_tiles):
@@ -198,7 +200,7 @@ def test_a_flower_read_in_a_two_tile_concealed_run_is_read_as_its_likeliest_othe
 def test_a_set_laid_apart_with_tiles_misread_as_flowers_is_read_as_that_set():
     """1s 1s 1s laid apart, two of them (a painted peacock) read as flowers: the pung their
     candidates allow is taken; three flowers lying together stay flowers."""
-    from vision.hands import repair_bonus_in_sets
+    from vision.repairs import repair_bonus_in_sets
 
     reads = [TileRead("1s", 0.8, [("1s", 0.8), ("f3", 0.1), ("2s", 0.01)]),
              TileRead("f3", 0.5, [("f3", 0.5), ("f4", 0.2), ("1s", 0.2)]),
@@ -213,13 +215,13 @@ def test_a_set_laid_apart_with_tiles_misread_as_flowers_is_read_as_that_set():
 
 
 def test_flowers_and_seasons_never_make_a_set():
-    from vision.hands import _meld
+    from vision.sets import meld_of
 
-    assert _meld(["f1", "f1", "f1"]) is None and _meld(["f1", "f2", "f3", "f4"]) is None
+    assert meld_of(["f1", "f1", "f1"]) is None and meld_of(["f1", "f2", "f3", "f4"]) is None
     reads = [TileRead("2z", 0.5, [("2z", 0.5), ("f1", 0.4), ("3z", 0.05)]),
              TileRead("f1", 0.6, [("f1", 0.6), ("2z", 0.3), ("f5", 0.05)]),
              TileRead("f1", 0.6, [("f1", 0.6), ("2z", 0.3), ("f5", 0.05)])]
-    meld, codes = _repair_meld(reads)  # f1 f1 f1 would be likelier, were it a set
+    meld, codes = repair_meld(reads)  # f1 f1 f1 would be likelier, were it a set
     assert codes == ["2z", "2z", "2z"] and meld["kind"] == "pung"
 
 
@@ -227,13 +229,14 @@ def test_a_concealed_kong_with_an_end_tile_not_found_is_read_as_that_kong():
     """back 3m 3m laid apart: a concealed pung turns its middle tile down, so a face-down tile at
     an end is a concealed kong's, one of whose tiles was missed; it is taken as that kong, with a
     warning, and the hand's count comes out right."""
-    from vision.hands import _meld, read_hands
+    from vision.hands import read_hands
+    from vision.sets import meld_of
 
-    assert _meld(["back", "3m", "3m"]) == {"kind": "kong", "tiles": "3333m", "exposed": False}
-    assert _meld(["3m", "3m", "back"])["kind"] == "kong"
-    assert _meld(["back", "3m", "back"])["tiles"] == "3333m"
-    assert _meld(["3m", "back", "3m"]) == {"kind": "pung", "tiles": "333m", "exposed": False}
-    assert _meld(["back", "3m", "4m"]) is None and _meld(["back", "back", "back"]) is None
+    assert meld_of(["back", "3m", "3m"]) == {"kind": "kong", "tiles": "3333m", "exposed": False}
+    assert meld_of(["3m", "3m", "back"])["kind"] == "kong"
+    assert meld_of(["back", "3m", "back"])["tiles"] == "3333m"
+    assert meld_of(["3m", "back", "3m"]) == {"kind": "pung", "tiles": "333m", "exposed": False}
+    assert meld_of(["back", "3m", "4m"]) is None and meld_of(["back", "back", "back"]) is None
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "back", "3m", "3m"]
     reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
@@ -250,7 +253,8 @@ def test_a_group_read_as_flowers_that_leaves_a_hand_short_is_read_as_a_pair_or_s
     """South's pair of 2z (a brush-written wind) laid apart and read as two flowers leaves the
     hand at 11 tiles: the pair their candidates allow is taken.  A seat already at 13 keeps
     its two flowers lying together, and so does one whose tiles share no candidate."""
-    from vision.hands import read_hands, repair_short_hands
+    from vision.hands import read_hands
+    from vision.repairs import repair_short_hands
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3z", "3z"]
     reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
@@ -278,7 +282,8 @@ def test_a_group_read_as_flowers_that_leaves_a_hand_short_is_read_as_a_pair_or_s
 def test_a_short_hand_takes_the_set_however_unlikely_its_candidates():
     """Three tiles read f1 2z f1 (a brush South wind pung: 2z only third for the two flowers) leave
     West at 11 tiles: the count speaks for the pung though repair_bonus_in_sets alone refuses it."""
-    from vision.hands import read_hands, repair_bonus_in_sets
+    from vision.hands import read_hands
+    from vision.repairs import repair_bonus_in_sets
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3z"]
     def reads():
@@ -317,7 +322,7 @@ def test_a_flower_found_touching_a_concealed_kong_stays_a_flower():
 def test_a_tile_among_flowers_laid_apart_is_read_as_its_likeliest_bonus_candidate():
     """Two bonus tiles laid touching, one read as the green dragon with a flower close behind (a
     1280x960 benchmark table): it lies where flowers lie, so it is taken as that flower."""
-    from vision.hands import bonus_rows
+    from vision.repairs import bonus_rows
 
     reads = [TileRead("6z", 0.155, [("6z", 0.155), ("f3", 0.138), ("7p", 0.058)]),
              TileRead("f7", 0.26, [("f7", 0.26), ("f5", 0.2), ("1s", 0.05)])]
@@ -373,15 +378,15 @@ def test_a_set_laid_apart_read_alike_but_for_one_unsure_tile_is_that_pung():
     """5z 5z and a blank-faced 5z read as 6m at 11% (its own kind not among its top three, a
     1280x960 benchmark table): laid apart they are a set, and no chow has two alike, so they are
     the pung.  A sure odd tile, or three unlike tiles, are left alone."""
-    from vision.hands import _one_unsure_odd
+    from vision.repairs import one_unsure_odd
 
     unsure = TileRead("6m", 0.107, [("6m", 0.107), ("4m", 0.105), ("f4", 0.075)])
-    meld, codes = _one_unsure_odd([TileRead("5z", 0.9, [("5z", 0.9)]), unsure, TileRead("5z", 0.95, [("5z", 0.95)])])
+    meld, codes = one_unsure_odd([TileRead("5z", 0.9, [("5z", 0.9)]), unsure, TileRead("5z", 0.95, [("5z", 0.95)])])
     assert meld == {"kind": "pung", "tiles": "555z", "exposed": True} and codes == ["5z"] * 3
     sure = TileRead("6m", 0.8, [("6m", 0.8)])
-    assert _one_unsure_odd([TileRead("5z", 0.9, [("5z", 0.9)]), sure, TileRead("5z", 0.95, [("5z", 0.95)])]) is None
-    assert _one_unsure_odd([TileRead("1m", 0.5), TileRead("5z", 0.5), TileRead("9p", 0.5)]) is None
-    meld, _ = _one_unsure_odd([TileRead("7p", 0.9)] * 3 + [TileRead("1p", 0.3)])
+    assert one_unsure_odd([TileRead("5z", 0.9, [("5z", 0.9)]), sure, TileRead("5z", 0.95, [("5z", 0.95)])]) is None
+    assert one_unsure_odd([TileRead("1m", 0.5), TileRead("5z", 0.5), TileRead("9p", 0.5)]) is None
+    meld, _ = one_unsure_odd([TileRead("7p", 0.9)] * 3 + [TileRead("1p", 0.3)])
     assert meld == {"kind": "kong", "tiles": "7777p", "exposed": True}
 
 
@@ -389,7 +394,7 @@ def test_a_concealed_kongs_face_down_tiles_count_against_the_four_copies():
     """A concealed kong of 4p shows two faces; two more tiles read as 4p (unsure 5p, a 1280x960
     benchmark table) make six 4p on the table: the recount sees the kong's backs too and reads
     the unsure copies as 5p."""
-    from vision.hands import hidden_copies
+    from vision.repairs import hidden_copies
 
     reads = [TileRead("back", 0.99, [("back", 0.99)]), TileRead("4p", 0.86, [("4p", 0.86), ("9p", 0.019)]),
              TileRead("4p", 0.87, [("4p", 0.87), ("8s", 0.013)]), TileRead("back", 0.99, [("back", 0.99)]),
@@ -409,11 +414,11 @@ def test_a_set_is_repaired_only_to_one_the_other_copies_leave_room_for():
     reads = [TileRead("5m", 0.525, [("5m", 0.525), ("3m", 0.146), ("2m", 0.043)]),
              TileRead("3m", 0.388, [("3m", 0.388), ("5m", 0.313), ("2m", 0.045)]),
              TileRead("5m", 0.592, [("5m", 0.592), ("3m", 0.203), ("2m", 0.021)])]
-    meld, codes = _repair_meld(reads)
+    meld, codes = repair_meld(reads)
     assert meld["tiles"] == "555m"
     from collections import Counter
 
-    meld, codes = _repair_meld(reads, others=Counter({"5m": 3}))
+    meld, codes = repair_meld(reads, others=Counter({"5m": 3}))
     assert meld == {"kind": "pung", "tiles": "333m", "exposed": True} and codes == ["3m"] * 3
 
 
@@ -421,28 +426,28 @@ def test_a_kongs_plain_backs_read_as_white_dragons_are_taken_as_face_down():
     """5z 8s 8s 5z laid apart (a 1280x960 benchmark table, seed 7: the held-out set's plain backs
     read as blank white dragons, 'back' not among their top three): no set as read, but ends
     alike and middle alike are a concealed kong's; other patterns are left alone."""
-    from vision.hands import _ends_face_down
+    from vision.repairs import ends_face_down
 
-    meld, codes = _ends_face_down(["5z", "8s", "8s", "5z"])
+    meld, codes = ends_face_down(["5z", "8s", "8s", "5z"])
     assert meld == {"kind": "kong", "tiles": "8888s", "exposed": False} and codes == ["back", "8s", "8s", "back"]
-    assert _ends_face_down(["5z", "8s", "9s", "5z"]) is None
-    assert _ends_face_down(["8s", "8s", "8s", "8s"]) is None
-    assert _ends_face_down(["5z", "8s", "8s", "6z"]) is None
+    assert ends_face_down(["5z", "8s", "9s", "5z"]) is None
+    assert ends_face_down(["8s", "8s", "8s", "8s"]) is None
+    assert ends_face_down(["5z", "8s", "8s", "6z"]) is None
     from collections import Counter
 
-    assert _ends_face_down(["5z", "8s", "8s", "5z"], Counter({"8s": 1})) is None  # no room for four
+    assert ends_face_down(["5z", "8s", "8s", "5z"], Counter({"8s": 1})) is None  # no room for four
 
 
 def test_a_kong_with_its_ends_missed_must_leave_room_for_four_copies():
     """The missed-ends kong goes through the same four-copies check as every other set repair."""
     from collections import Counter
 
-    from vision.hands import _kong_ends_missing
+    from vision.repairs import kong_ends_missing
 
-    meld, codes = _kong_ends_missing(["8s", "8s"], held=12, wins=False)
+    meld, codes = kong_ends_missing(["8s", "8s"], held=12, wins=False)
     assert meld == {"kind": "kong", "tiles": "8888s", "exposed": False} and codes == ["8s", "8s"]
-    assert _kong_ends_missing(["8s", "8s"], held=12, wins=False, others=Counter({"8s": 1})) is None
-    assert _kong_ends_missing(["8s", "8s"], held=13, wins=False) is None  # a full hand
+    assert kong_ends_missing(["8s", "8s"], held=12, wins=False, others=Counter({"8s": 1})) is None
+    assert kong_ends_missing(["8s", "8s"], held=13, wins=False) is None  # a full hand
 
 
 def test_a_seat_with_no_tiles_in_a_photo_of_several_is_named():

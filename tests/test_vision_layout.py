@@ -12,7 +12,7 @@ import pytest
 from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, make_table
 from scoring import score_table
 from vision import build_case, recognize
-from vision.hands import _meld
+from vision.sets import meld_of
 from vision.layout import group_tiles, missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 
@@ -86,12 +86,12 @@ def test_concealed_kong_and_sideways_winning_tile():
 
 
 def test_meld_reading_rules():
-    assert _meld(["back", "3s", "3s", "back"]) == {"kind": "kong", "tiles": "3333s", "exposed": False}
-    assert _meld(["4z", "back", "4z"]) == {"kind": "pung", "tiles": "444z", "exposed": False}
-    assert _meld(["5m", "3m", "4m"]) == {"kind": "chow", "tiles": "345m", "exposed": True}
-    assert _meld(["7p"] * 4) == {"kind": "kong", "tiles": "7777p", "exposed": True}
-    assert _meld(["1m", "2p", "3s"]) is None
-    assert _meld(["8m", "9m", "1p"]) is None
+    assert meld_of(["back", "3s", "3s", "back"]) == {"kind": "kong", "tiles": "3333s", "exposed": False}
+    assert meld_of(["4z", "back", "4z"]) == {"kind": "pung", "tiles": "444z", "exposed": False}
+    assert meld_of(["5m", "3m", "4m"]) == {"kind": "chow", "tiles": "345m", "exposed": True}
+    assert meld_of(["7p"] * 4) == {"kind": "kong", "tiles": "7777p", "exposed": True}
+    assert meld_of(["1m", "2p", "3s"]) is None
+    assert meld_of(["8m", "9m", "1p"]) is None
 
 
 def test_far_row_of_nearly_square_outlines_stays_one_run():

@@ -18,7 +18,8 @@ import numpy as np
 
 from scoring.tiles import BONUS
 from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles, find_tiles_in
-from vision.hands import TileRead, read_hands
+from vision.hands import read_hands
+from vision.sets import TileRead
 from vision.io import ImageError, start_photo
 from vision.kong_ends import missed_kong_ends
 from vision.layout import ROW_SQUARE, group_tiles, missing_seat_box, short_seat_boxes

@@ -14,7 +14,7 @@ MAX_CROP_H = 128
 #: cut at its own size and enlarged again by the classifier's resize (two interpolations blur a
 #: tile's few pixels twice).  benchmarks/recognition.py, 200 synthetic 1280x960 tables in the
 #: held-out art: suit and honour tiles misread 99 -> 67 times, flowers and seasons 88 -> 92
-#: (62 and 90 with the count rule of vision.hands.repair_stray_bonus)
+#: (62 and 90 with the count rule of vision.repairs.repair_stray_bonus)
 MIN_CROP_H = 96
 #: and never wider than this times their height.  The layout has already turned every quad
 #: upright for its player, so a crop that comes out wider than tall is a far row's tile
