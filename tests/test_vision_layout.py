@@ -13,7 +13,8 @@ from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, ma
 from scoring import score_table
 from vision import build_case, recognize
 from vision.sets import meld_of
-from vision.layout import group_tiles, missing_seat_box, short_seat_boxes
+from vision.layout import group_tiles
+from vision.look_again import missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 
 SIZE = (1024, 768)
@@ -412,7 +413,7 @@ def test_one_players_full_row_alone_is_looked_along_for_bonus_tiles_past_its_end
     width past the sideways winning tile missed (a checked cloth).  The hand looked full, so its
     row was never looked along; a lone player's row is now looked along whatever it holds,
     LONE_ROW_EXTRA tile widths past each end.  A whole table's full seats still get no look."""
-    from vision.layout import LONE_ROW_EXTRA
+    from vision.look_again import LONE_ROW_EXTRA
 
     ((x0, y0, x1, y1), tile_w), = short_seat_boxes(group_tiles(_row(300, 700, 21, 0, 14)), (800, 1000))
     room = LONE_ROW_EXTRA * 20

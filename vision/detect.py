@@ -642,8 +642,8 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     over a `known` tile are dropped, unless that tile is several of them run together
     (_run_together): then they replace it.  The rest face the tests the closer looks' finds
     face (specks, gaps, cloth, plain surfaces).  For a seat whose row the first look did not mark at all
-    (`vision.layout.missing_seat_box`), and along the row of a seat short of a hand or of one
-    player's tiles alone (`vision.layout.short_seat_boxes`).  It builds its own pyramid of the
+    (`vision.look_again.missing_seat_box`), and along the row of a seat short of a hand or of one
+    player's tiles alone (`vision.look_again.short_seat_boxes`).  It builds its own pyramid of the
     decoded photo: the first look's may hold the JPEG's reduced decode as a level, and a look
     here on it would see other pixels than the benchmarks measured (about 6 ms a call)."""
     loc = localizer or default_localizer()

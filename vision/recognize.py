@@ -22,7 +22,8 @@ from vision.hands import read_hands
 from vision.sets import TileRead
 from vision.io import ImageError, start_photo
 from vision.kong_ends import missed_kong_ends
-from vision.layout import ROW_SQUARE, group_tiles, missing_seat_box, short_seat_boxes
+from vision.layout import ROW_SQUARE, group_tiles
+from vision.look_again import missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
 from vision.sharpness import blurred, tile_blur
