@@ -110,17 +110,19 @@ def same_crops(data: dict, crops: np.ndarray, path: Path) -> np.ndarray:
     `path`): all of them when the whole set's SHA-256 is the one recorded; else those whose own
     SHA-256 is, when they are MIN_SAME_CROPS of the set at least.  Refused (SampleChangedError)
     otherwise: the crops were drawn differently, and the labels belong to other pixels."""
-    if digest(crops) == data.get("sha256"):
+    whole = digest(crops)
+    if whole == data.get("sha256"):
         return np.ones(len(crops), bool)
     per_crop = data.get("crop_sha256")
-    what = (f"the {len(crops)} crops drawn here (SHA-256 {digest(crops)[:12]}...) are not the crops labelled in "
+    what = (f"the {len(crops)} crops drawn here (SHA-256 {whole[:12]}...) are not the crops labelled in "
             f"{_shown(path)} ({str(data.get('sha256'))[:12]}...)")
     if not isinstance(per_crop, list) or len(per_crop) != len(crops):
         raise SampleChangedError(f"{what}, which keeps no SHA-256 of each crop to match them one by one")
     same = np.array([a == b for a, b in zip(crop_digests(crops), per_crop)], bool)
     if same.mean() < MIN_SAME_CROPS:
         raise SampleChangedError(f"{what}: only {int(same.sum())} of them are as labelled (the renderer, the fonts "
-                                 f"it found or the augmentation changed since); label the new crops")
+                                 f"it found or the augmentation changed since); label the new crops (contact sheets: "
+                                 "benchmarks/legibility.py --sheets DIR)")
     return same
 
 
@@ -135,11 +137,11 @@ def _shown(path: Path) -> str:
 
 def _checked_labels(path: Path, labels, n: int) -> list:
     if not isinstance(labels, list) or len(labels) != n:
-        raise LabelsError(f"{path}: expected {n} labels, found "
+        raise LabelsError(f"{_shown(path)}: expected {n} labels, found "
                           f"{len(labels) if isinstance(labels, list) else type(labels).__name__}")
     for i, label in enumerate(labels):
         if label is not None and label not in BONUS:
-            raise LabelsError(f"{path}: label {i} is {label!r}, neither a flower or season code nor null")
+            raise LabelsError(f"{_shown(path)}: label {i} is {label!r}, neither a flower or season code nor null")
     return labels
 
 
@@ -152,7 +154,7 @@ def load_labels(path: Path = LABELS) -> dict:
     if "labels_again" in data:
         _checked_labels(path, data["labels_again"], SAMPLE_SIZE)
     if not (isinstance(data.get("sha256"), str) and len(data["sha256"]) == 64):
-        raise LabelsError(f"{path}: no SHA-256 of the labelled crops")
+        raise LabelsError(f"{_shown(path)}: no SHA-256 of the labelled crops")
     return data
 
 
