@@ -1,6 +1,6 @@
 """Recognition benchmark: real photos, synthetic tables and end-to-end latency.
 
-    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--views 1] [--synthetic 200] [--phone 100] [--per-size 100] [--props 100] [--dark 50] [--racks 100] [--latency 7]
+    python benchmarks/recognition.py ../shared/datasets/hust-riichi [--views 1] [--synthetic 200] [--phone 200] [--per-size 100] [--props 100] [--dark 50] [--racks 100] [--latency 7]
     python benchmarks/recognition.py --latency-only [--latency 7]     # part 3 alone, a minute
 
 1. hust-riichi TEST photos (datasets/splits/hust-riichi.json): tile recall at IoU 0.5 and
@@ -701,7 +701,7 @@ def main(argv=None) -> int:
     ap.add_argument("--split", type=Path, default=REPO / "datasets" / "splits" / "hust-riichi.json",
                     help="the train/validation/test split; the test photos are measured")
     ap.add_argument("--synthetic", type=int, default=200, help="synthetic tables (0: skip)")
-    ap.add_argument("--phone", type=int, default=100,
+    ap.add_argument("--phone", type=int, default=200,
                     help="more synthetic tables at 4000x3000, a phone's 12 megapixels (0: skip)")
     ap.add_argument("--per-size", type=int, default=0,
                     help="more synthetic tables at each of --sizes (0: skip)")
