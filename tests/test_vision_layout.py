@@ -196,6 +196,45 @@ def test_a_winning_tile_in_a_slanted_side_run_at_1280_stays_sideways():
     assert [i for i, s in enumerate(layout.sideways) if s] == [4]
 
 
+def test_a_winning_tile_off_its_slanted_runs_line_stays_sideways():
+    """Seed 2024's table 104 at 4000x3000 (held-out art), the far seat as found: the run's line
+    slants 7 degrees while the sideways winning 4p's outline (85 x 47) is found square to the
+    photo.  By its corners' spread along the line it looked only 1.28 times as sideways as its
+    mates (some found too long, 80 x 61); by its own sides it is 1.43: it stays sideways."""
+    found = [[[1759.1, 348.8], [1665.2, 348.8], [1665.2, 278.3], [1759.1, 278.3]],
+             [[1814.3, 355.1], [1751.9, 344.7], [1762.5, 281.2], [1824.9, 291.6]],
+             [[1892.3, 356.5], [1829.4, 356.5], [1829.4, 293.8], [1892.3, 293.8]],
+             [[1974.4, 379.7], [1896.0, 379.7], [1896.0, 293.8], [1974.4, 293.8]],
+             [[2130.2, 379.1], [2059.1, 379.1], [2059.1, 322.0], [2130.2, 322.0]],
+             [[2206.0, 387.6], [2135.0, 387.6], [2135.0, 330.5], [2206.0, 330.5]],
+             [[2276.2, 396.0], [2212.2, 396.0], [2212.2, 338.9], [2276.2, 338.9]],
+             [[2436.3, 397.4], [2351.2, 397.4], [2351.2, 350.2], [2436.3, 350.2]],  # the winning 4p
+             [[2527.5, 422.7], [2449.5, 422.7], [2449.5, 358.6], [2527.5, 358.6]],
+             [[2599.2, 432.5], [2519.8, 423.7], [2526.5, 363.5], [2605.9, 372.3]],
+             [[2679.2, 439.6], [2601.1, 439.6], [2601.1, 375.5], [2679.2, 375.5]],
+             [[2748.0, 448.0], [2684.0, 448.0], [2684.0, 383.9], [2748.0, 383.9]],
+             [[2825.2, 456.5], [2754.2, 456.5], [2754.2, 392.4], [2825.2, 392.4]],
+             [[2901.0, 460.7], [2830.0, 460.7], [2830.0, 396.6], [2901.0, 396.6]],
+             [[2971.2, 469.1], [2907.2, 469.1], [2907.2, 405.0], [2971.2, 405.0]]]
+    layout = group_tiles([TileQuad(np.array(c, np.float32)) for c in found])
+    assert [i for i, s in enumerate(layout.sideways) if s] == [7]
+    assert sorted(sorted(g.tiles) for g in layout.seats[0].groups) == [
+        [0, 1, 2, 3], [4, 5, 6], list(range(7, 15))]
+
+
+def test_a_tile_unlike_its_one_mate_does_not_outrank_a_sideways_tile_in_a_long_run():
+    """Of two tiles in a run of two that look unlike each other, either may be the odd one: West's
+    winning 9p, 1.97 times as sideways-shaped as its two nearest run mates, stays the sideways
+    tile though an East flower in a run of two measures 1.99 against its one mate (seed 2024's
+    rack table 51 at 2000x1500, the quads as found, tests/data)."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "rack_flower_pair_quads.json").read_text())
+    layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]])
+    assert [data["quads"][i]["code"] for i, s in enumerate(layout.sideways) if s] == ["9p"]
+
+
 def test_a_winning_tile_a_little_apart_from_a_side_seats_run_joins_it():
     """A left seat's run in a 12 MP photo, as found, with its winning 9p turned at its end: the
     9p's outline came out short, 34 pixels (0.47 of a run tile's width) from its run mate.  It

@@ -41,6 +41,12 @@ SIDEWAYS_SHAPE = 1.3
 #: the winning tile, 29 long, 32.6; held-out art, seed 99: 200 tables at 1280x960, scores right
 #: 173 -> 175, 100 at 4000x3000 93 -> 94; seeds 2024 and 7 and hust-riichi unchanged)
 SIDEWAYS_LENGTH = 1.12
+#: of two sideways candidates, one measured against two run mates wins over one measured
+#: against a single mate unless the latter is this much more sideways-shaped: of two unlike
+#: tiles in a run of two either may be the odd one (seed 2024's rack table 51 at 2000x1500: an
+#: East flower 1.99 against its one mate, West's winning 9p 1.97 against two).  Not an outright
+#: preference: that lost three 1280x960 tables of seed 99 (199 -> 196 scored right, true codes)
+SIDEWAYS_TWO_MATES = 1.03
 
 POSITIONS = ("bottom", "right", "top", "left")
 # a seat's "up" (from the player towards the table centre) in a frame with y pointing down
@@ -474,8 +480,7 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         axis = axis / (np.linalg.norm(axis) + 1e-9)
         corners = rc[members].astype(np.float64)
         ext = np.ptp(corners @ axis, axis=1)
-        across = np.ptp(corners @ np.array([-axis[1], axis[0]]), axis=1)
-        shape = ext / np.maximum(across, 1e-6)
+        shape = _shape_along(corners, axis)
         # compare each tile with its nearest run mates (perspective changes sizes along a run)
         dist = np.linalg.norm(pts[None, :, :] - pts[:, None, :], axis=2)
         np.fill_diagonal(dist, np.inf)
@@ -492,8 +497,11 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
                 turned.add(members[k])
     if len(turned) > 1:
         # only the winning tile lies sideways (LAYOUT.md): a second find is an outline a little
-        # big (a far tile's, or one merged with its shadow); the tile most unlike its run mates stays
-        turned = {max(turned, key=lambda t: strength.get(t, 0.0))}
+        # big (a far tile's, or one merged with its shadow); the tile most unlike its run mates
+        # stays; one measured against two mates a little before one measured against a single
+        # mate (SIDEWAYS_TWO_MATES)
+        turned = {max(turned, key=lambda t: strength.get(t, 0.0) * (
+            SIDEWAYS_TWO_MATES if len(runs[run_of[t]]) > 2 else 1.0))}
     for t in turned:
         _end_run_at(t, runs, rows, run_of, rc)
     # orient every tile for its seat and spot the sideways one
@@ -522,6 +530,25 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         _mark_concealed(groups, sideways)
         seats.append(SeatLayout(pos, groups))
     return TableLayout(seats, position, sideways, out_quads, float(np.degrees(rot)))
+
+
+def _shape_along(corners: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """Each outline's length along `axis` over its breadth, from its own sides (m x 4 x 2
+    corners).  Measured from the sides, not from the corners' spread along the axis: an outline
+    a few degrees off its run's line (the run's line bent by perspective, or the outline turned
+    a little) spreads wider across than it is, and a sideways tile then looks less sideways than
+    it is (seed 2024's phone-size table 104: West's sideways 4p, 85 x 47, 7 degrees off the
+    run's line, measured 1.59 by its spread and 1.81 by its sides, against run mates' 1.2-1.3)."""
+    sides = np.roll(corners, -1, axis=1) - corners  # sides 01, 12, 23, 30
+    length = np.linalg.norm(sides, axis=2)
+    first = (length[:, 0] + length[:, 2]) / 2
+    second = (length[:, 1] + length[:, 3]) / 2
+    cos_first = np.abs(sides[:, 0] @ axis) / np.maximum(length[:, 0], 1e-6)
+    cos_second = np.abs(sides[:, 1] @ axis) / np.maximum(length[:, 1], 1e-6)
+    along_first = cos_first >= cos_second
+    along = np.where(along_first, first, second)
+    across = np.where(along_first, second, first)
+    return along / np.maximum(across, 1e-6)
 
 
 def _end_run_at(t: int, runs: list[list[int]], rows: list[list[int]], run_of: np.ndarray,
