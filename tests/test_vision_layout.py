@@ -235,6 +235,24 @@ def test_a_tile_unlike_its_one_mate_does_not_outrank_a_sideways_tile_in_a_long_r
     assert [data["quads"][i]["code"] for i, s in enumerate(layout.sideways) if s] == ["9p"]
 
 
+def test_an_outline_run_into_a_gap_beside_a_pung_does_not_outrank_the_winning_tile():
+    """Seed 2024's phone-size table 156 (4000x3000, held-out art), the quads as found: a blank
+    white dragon of West's pung was found run into the gap beside it, 108 x 87, and measured 2.14
+    times as sideways-shaped as its mates, against South's true sideways 8s's 2.04.  The 8s ends
+    a run of 11 touching tiles, a length a winner's concealed tiles make; the pung is a run of 3:
+    the 8s stays the one sideways tile, and the pung keeps its three tiles."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "phone_pung_gap_quads.json").read_text())
+    quads = data["quads"]
+    layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in quads])
+    assert [(quads[i]["seat"], quads[i]["code"]) for i, s in enumerate(layout.sideways) if s] == [("S", "8s")]
+    assert all(quads[i]["sideways"] for i, s in enumerate(layout.sideways) if s)
+    pung = sorted(i for i, q in enumerate(quads) if q["seat"] == "W" and q["code"] == "5z")
+    assert any(sorted(g.tiles) == pung for seat in layout.seats for g in seat.groups)
+
+
 def test_a_winning_tile_a_little_apart_from_a_side_seats_run_joins_it():
     """A left seat's run in a 12 MP photo, as found, with its winning 9p turned at its end: the
     9p's outline came out short, 34 pixels (0.47 of a run tile's width) from its run mate.  It
