@@ -53,9 +53,9 @@ SIDEWAYS_TWO_MATES = 1.03
 #: (held-out art, true codes: 1280x960 seeds 2024 and 99, racks and props tables at 2000x1500):
 #: every one of the 600 true sideways tiles lay in such a run, while 46 of the 49 outlines taken
 #: for sideways wrongly lay in a run of another length; the 44 tables with two candidates or more
-#: were all decided right with any preference from 1.0 to 1.5.  Seed 2024's phone-size table 156: a white dragon's
-#: outline run into the gap beside its pung (a run of 3) measured 2.14 against South's true
-#: sideways 8s's 2.04 (a run of 11)
+#: were all decided right with any preference from 1.0 to 1.5.  Seed 2024's phone-size table
+#: 156: a white dragon's outline run into the gap beside its pung (a run of 3) measured 2.14
+#: against South's true sideways 8s's 2.04 (a run of 11)
 SIDEWAYS_WINNERS_RUN = 1.2
 
 POSITIONS = ("bottom", "right", "top", "left")
