@@ -32,6 +32,19 @@ def shared_available() -> bool:
     return SHARED.is_dir()
 
 
+def shared_path(relative: str, check: str) -> Path:
+    """../shared/`relative` for a check of real data (`check`: what it checks, for the message).
+    The check is skipped, saying so, only when ../shared is not beside the checkout (a user's
+    fresh clone); with ../shared there (CI always has it) a missing file or folder fails the
+    test instead of skipping it quietly."""
+    path = SHARED / relative
+    if not shared_available():
+        pytest.skip(f"../shared is not beside this checkout ({SHARED} missing): {check} not run")
+    if not path.exists():
+        pytest.fail(f"../shared is here but {path} is missing: {check} cannot run")
+    return path
+
+
 @pytest.fixture(scope="session")
 def vectors() -> list[dict]:
     return json.loads((DATA / "vectors.json").read_text())

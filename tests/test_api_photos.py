@@ -41,9 +41,11 @@ def test_recognize_finds_the_tiles_of_the_example(recognition):
     truth = [(t["box"], t["code"]) for t in TRUTH["tiles"]]
     predicted = [(t["box"], t["code"]) for t in recognition["tiles"]]
     pairs, missed, extra = match_boxes(truth, predicted, threshold=0.3)
-    assert len(pairs) >= 0.9 * len(truth), f"found {len(pairs)} of {len(truth)} tiles"
+    assert len(pairs) == len(truth) and not extra, f"found {len(pairs)} of {len(truth)} tiles, {len(extra)} extra"
+    # every one is read right today; one tile's slack is for a library release nudging the
+    # least sure reading (South's f2, at 58%)
     right = sum(truth[a][1] == predicted[b][1] for a, b in pairs)
-    assert right >= 0.85 * len(truth), f"{right} of {len(truth)} tiles read right"
+    assert right >= len(truth) - 1, f"{right} of {len(truth)} tiles read right"
     assert set(recognition["seats"]) == {h["seat"] for h in TRUTH["case"]["hands"]}
     for tile in recognition["tiles"]:
         assert set(tile) >= {"box", "code", "confidence", "seat", "group", "face_down"}
@@ -100,8 +102,11 @@ def test_photo_score_builds_and_scores_the_table(client):
     hand = next(h for h in case["hands"] if h["winner"])
     assert hand["seat"] == winner["seat"] and hand["win_by"] == winner["win_by"]
     assert body["result"] == score_table(case)  # scores, or the engine's reason the read table is not valid
-    assert ("error" in body["result"]) != ("payments" in body["result"])
-    assert body["recognition"]["tiles"]  # returned either way, so the table can be corrected
+    # the example is read right, so its table scores as its ground truth does (E 152, S -84,
+    # W 112, N -180), the figures the README and the page's screenshot show
+    assert "error" not in body["result"], body["result"]
+    assert body["result"]["payments"] == score_table(TRUTH["case"])["payments"]
+    assert body["recognition"]["tiles"]
 
 
 def test_photo_score_refuses_unknown_context(client):

@@ -55,13 +55,14 @@ def test_dark_styles_have_dark_faces_and_light_marks():
         assert np.median(face) < 120 and np.percentile(face, 99) > np.median(face) + 60
 
 
-def test_synthetic_tables_with_dark_faces_are_procedural(tmp_path):
+def test_synthetic_tables_with_dark_faces_are_procedural(tmp_path, capsys):
     from datasets.synth_table import main as synth_main, make_table
 
     with pytest.raises(ValueError, match="dark faces are procedural"):
         make_table(np.random.default_rng(0), (640, 480), art="gnome-smooth", dark=True)
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as refused:
         synth_main([str(tmp_path), "--count", "1", "--dark-faces", "1.5"])
+    assert refused.value.code == 2 and "--dark-faces must be a share from 0 to 1" in capsys.readouterr().err
 
 def test_renderer_is_deterministic_for_a_seed():
     a = render_tile("7z", random_style(np.random.default_rng(5)), np.random.default_rng(6))
@@ -79,12 +80,13 @@ def test_renderer_rejects_bad_input():
 
 def test_tile_art_api():
     styles = tile_art.available_styles()
-    assert set(styles) <= set(tile_art.SOURCES)
+    # make test installs every packaged style first (`make art`, datasets.fetch_art)
+    assert set(styles) == set(tile_art.SOURCES), f"missing: {sorted(set(tile_art.SOURCES) - set(styles))}; run make art"
     with pytest.raises(KeyError):
         tile_art.load_face("no-such-style", "1m")
     with pytest.raises(ValueError):
         tile_art.load_face("gnome-smooth", "xx")
-    for style in styles:  # present only where the Debian packages are installed
+    for style in styles:
         face = tile_art.load_face(style, "5p")
         assert face is not None and face.ndim == 3 and face.dtype == np.uint8
 

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from conftest import shared_path
 from models.classifier import (MAIN_LOOKS, MODEL_PATH, READER_LOOKS, CropError, ModelError, Prediction,
                                TileClassifier, default_classifier)
 from models.preprocess import looked_again
@@ -82,8 +83,7 @@ def test_bundled_bonus_reader_reads_flowers_and_seasons(clf):
 
 
 def test_committed_model_on_real_photo_crops(clf):
-    if not HUST.is_dir():
-        pytest.skip(f"real-photo check needs ../shared/datasets/hust-riichi, which is not present at {HUST}")
+    shared_path("datasets/hust-riichi", "the committed model on real hust-riichi crops")
     from datasets.hust_riichi import iter_crops, read_split
 
     names = [n for n in read_split()["test"] if not n.startswith("aug_")][:6]

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch", reason="training tests need the `train` extra (pip install -e '.[train]')")
+import torch  # the `train` extra, which make test installs: without it this fails, never skips
 
 from datasets.build_tile_dataset import synth_samples  # noqa: E402
 from models.classifier import BONUS_READ_SHARE, READER_LOOK_AGAIN, READER_LOOKS, TileClassifier  # noqa: E402
@@ -71,7 +71,9 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
     alone = TileClassifier(bonus_model_path=False, second_look=0.0)
     both = TileClassifier(bonus_model_path=out, second_look=0.0)
     assert both.has_bonus_reader and not alone.has_bonus_reader
-    crops = list(x[:16])
+    # flowers and seasons, which the main model hands on, and suit and honour tiles, which it keeps
+    plain, _, _ = synth_samples(seed=6, n=8, codes=["1m", "5p", "9s", "1z", "5z", "7z", "3m", "6p"], size=BONUS_SIZE)
+    crops = list(x[:16]) + list(plain)
     p_main = alone.probabilities(crops)
     p_both = both.probabilities(crops)
     bonus_idx = [CLASSES.index(c) for c in BONUS]
@@ -87,8 +89,10 @@ def test_tiny_bonus_reader_train_export_and_two_stage(tmp_path):
     assert unsure.any(), "a reader trained one epoch should be unsure of some crops"
     looks = sum(both_ways(looked_again(images, *look)) for look in READER_LOOKS)
     q = np.where(unsure[:, None], (q + looks) / (2 + 2 * len(READER_LOOKS)), q / 2)
+    reread = mass >= BONUS_READ_SHARE
+    assert reread[:16].all() and not reread[16:].all(), mass  # both ways of the rule are checked
     for i in range(len(crops)):
-        if mass[i] >= BONUS_READ_SHARE:  # re-read: the bonus mass is shared out by the reader
+        if reread[i]:  # the bonus mass is shared out by the reader
             assert np.allclose(p_both[i, bonus_idx], mass[i] * q[i], atol=1e-5)
         else:  # left alone
             assert np.allclose(p_both[i], p_main[i], atol=1e-6)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch", reason="training tests need the `train` extra (pip install -e '.[train]')")
+import torch  # the `train` extra, which make test installs: without it this fails, never skips
 
 from datasets.synth_table import main as synth_main  # noqa: E402
 from vision.localizer import MEAN, STD, TileLocalizer  # noqa: E402

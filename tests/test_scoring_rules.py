@@ -48,7 +48,9 @@ def test_three_wind_sets_with_a_suit_pair_is_not_a_limit_hand():
     hand = winner("S", "555s11m", [("pung", "111z", True), ("pung", "222z", True), ("pung", "333z", True)], "1m")
     result = score_table(case("pung-chow-limit", [hand]))
     assert result["limit_hand"] is None
-    assert 0 < result["score"] <= 300
+    # an ordinary count: 10 + three exposed wind pungs (4 each) + concealed 555s (6) + the pair
+    # drawn to complete the hand (6) = 34, doubled for South's own wind and for no sequence
+    assert result["score"] == 136
 
 
 def test_part_two_east_original_hand_is_a_limit_hand_and_east_collects_double():

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import DATA, REPO, SHARED, shared_available
+from conftest import DATA, REPO, shared_path
 from scoring import score_table
 
 VECTORS = json.loads((DATA / "vectors.json").read_text())
@@ -90,8 +90,5 @@ def test_cli_reports_bad_json_without_traceback():
 
 
 def test_bundled_vectors_match_shared_copy():
-    if not shared_available():
-        print("../shared is not beside this checkout: compared nothing; the bundled copy is used")
-        assert (DATA / "vectors.json").is_file()
-        return
-    assert json.loads((SHARED / "rules" / "vectors.json").read_text()) == VECTORS
+    shared = shared_path("rules/vectors.json", "the bundled vectors compared with ../shared's")
+    assert json.loads(shared.read_text()) == VECTORS

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
-torch = pytest.importorskip("torch", reason="training tests need the `train` extra (pip install -e '.[train]')")
+import torch  # the `train` extra, which make test installs: without it this fails, never skips
 
 from vision.tile_check import TileCheck, window  # noqa: E402
 from vision.train_tile_check import GRID, build_net, choose_threshold, main as train_main, tradeoff  # noqa: E402

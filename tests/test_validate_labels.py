@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from conftest import shared_path
 from api.labelsets import LabelSetError, load_labelset, read_yaml_names, tile_code_for_name
 
 REPO = Path(__file__).resolve().parents[1]
@@ -239,10 +240,7 @@ def test_class_names(name, code):
 
 
 def test_hust_riichi_reads_completely():
-    if not HUST.is_dir():
-        print(f"hust-riichi not present beside the repo ({HUST}); the real-set check needs ../shared")
-        assert not (REPO.parent / "shared").exists() or not (REPO.parent / "shared" / "datasets").exists()
-        return
+    shared_path("datasets/hust-riichi", "reading the whole real labelled set")
     labelset = load_labelset(HUST)
     assert labelset.format == "json"
     assert len(labelset.images) == 256

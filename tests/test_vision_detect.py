@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import SHARED
+from conftest import SHARED, shared_path
 from datasets.backgrounds import random_surface
 from datasets.synth_table import Hand, Meld, TruthClassifier, make_table
 from vision import CaseError, ImageError, build_case, recognize
@@ -147,9 +147,7 @@ def test_a_hand_of_finds_is_kept_however_badly_it_reads():
 
 def test_real_photo_of_an_empty_tray_has_no_tiles():
     """A hust-riichi TEST photo of the empty tray: its woven floor gave 11 finds before."""
-    if not HUST.is_dir():
-        pytest.skip(f"../shared is not here ({HUST} missing): the real empty-tray check "
-                    "cannot run in this checkout; it runs wherever ../shared is present")
+    shared_path("datasets/hust-riichi", "the real empty-tray check")
     rec = recognize(HUST / "images" / "aug_IMG_20231107_232311.jpg")
     assert rec.tiles == []
     assert rec.warnings[0].startswith("no tiles found in the image (")
@@ -168,9 +166,7 @@ HUST = SHARED / "datasets" / "hust-riichi"
 
 def test_real_photos_recall():
     """A few hust-riichi TEST photos (4x9 grids of touching tiles in a tray)."""
-    if not HUST.is_dir():
-        pytest.skip(f"../shared is not here ({HUST} missing): the real-photo recall check "
-                    "cannot run in this checkout; it runs wherever ../shared is present")
+    shared_path("datasets/hust-riichi", "the real-photo recall check")
     from datasets.hust_riichi import read_split
 
     names = [n for n in read_split()["test"] if not n.startswith("aug_")][:4]
@@ -633,9 +629,7 @@ def test_real_photos_turned_and_tilted_read_right():
     tilted 20 degrees, or turned the other way and tilted 25 (datasets.views): every tile is
     found, none twice, and at most one of each photo's is misread.  The benchmark measures every
     test photo in more views (benchmarks/recognition.py, VIEWS)."""
-    if not HUST.is_dir():
-        pytest.skip(f"../shared is not here ({HUST} missing): the turned and tilted real photos "
-                    "cannot be read in this checkout; they are wherever ../shared is present")
+    shared_path("datasets/hust-riichi", "the turned and tilted real photos")
     from conftest import load_benchmark
     from datasets.hust_riichi import load_photos, read_split
     from datasets.views import camera_view, view_box
