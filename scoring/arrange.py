@@ -488,7 +488,3 @@ def _hidden_sets_and_pairs(counts: bytes | list[int]) -> tuple[list[Group], list
         else:
             pairs.append(_HIDDEN_PAIRS[i])
     return sets, pairs
-
-
-def hidden_quads(counts: bytes | list[int]) -> int:
-    return counts.count(4)

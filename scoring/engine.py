@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from . import settle
-from .arrange import GROUPS_WITH, Group, hidden_quads, is_nine_gates, is_thirteen_orphans, splits_of
+from .arrange import GROUPS_WITH, Group, is_nine_gates, is_thirteen_orphans, splits_of
 from .case import Case, Hand, ScoringError, parse_case
 from .rules import RULESETS, east_double, pung_chow_limit
 from .rules.common import HandScore, Winner, WinningHand, meld_groups, shape_of
@@ -159,11 +159,14 @@ def score_other(hand: Hand, ruleset: str, params: dict, round_wind: str | None) 
 def _score_other(hand: Hand, module, ruleset: str, cap: int | None, rnd: str | None) -> tuple[HandScore, bool]:
     """:func:`score_other` with the ruleset's module, its limit (``cap``, ``module.limit(params)``)
     and the round wind's code worked out once per table."""
+    # 13 tiles plus the loose tile each declared kong drew (RULES.md 0.3.6; Harr: "for every four
+    # of a kind that he fills he should have an extra tile ... on account of the extra loose tile
+    # draw"): four identical tiles never declared drew none, and count as a concealed pung (A30)
     if hand.melds:
-        expected = 13 + hand.declared_kongs() + hidden_quads(hand.counts)
+        expected = 13 + hand.declared_kongs()
         held = hand.size + sum(len(m.tiles) for m in hand.melds)
     else:
-        expected, held = 13 + hand.counts.count(4), hand.size  # (hidden_quads)
+        expected, held = 13, hand.size
     if held != expected:
         if ruleset == "classical" and held < expected:
             # "They ... should [deduct their own score] if they had too few tiles": the hand

@@ -112,6 +112,74 @@ def test_classical_short_hand_pays_but_never_collects():
     assert sum(result["payments"].values()) == 0
 
 
+# Four identical tiles a non-winner never declared: a concealed pung (A30) that drew no loose
+# tile, so the hand holds 13 (RULES.md 0.3.6; Harr: "for every four of a kind that he fills he
+# should have an extra tile ... on account of the extra loose tile draw").
+
+def test_a_loser_s_undeclared_quad_is_a_pung_in_a_thirteen_tile_hand():
+    table = case("pung-chow", [
+        winner("N", "333p111p55p", [("pung", "444z", True), ("pung", "777z", True)], "1p"),
+        loser("E", "1111m234s567s78p9p"),  # 13 tiles: four 1m, never declared
+        loser("S", "123s456s789s23m5z6z"),
+        loser("W", "234m5678p9p123s22z"),
+    ])
+    result = score_table(table)
+    assert result["items"]["E"] == [["pung:1m:concealed", 8]]
+    assert result["scores"] == {"N": 416, "E": 8, "S": 0, "W": 0}
+    # N collects 416 from each, East paying double; East collects 8 from S and W, doubled
+    assert result["payments"] == {"E": -800, "S": -432, "W": -432, "N": 1664}
+
+
+def test_classical_loser_with_an_undeclared_quad_collects():
+    table = case("classical", [
+        winner("W", "123m456p789s234s55m", tile="4p", win_by="discard"),
+        loser("N", "3333p123m456s78s9m"),  # 13 tiles, four 3p never declared: a concealed pung, 4
+        loser("S", "234m567m89p3s5s7s1z"),
+    ])
+    result = score_table(table)
+    assert result["scores"]["N"] == 4
+    assert ("S", "N", 4) in [tuple(t) for t in result["transfers"]]
+
+
+@pytest.mark.parametrize("ruleset", ["pung-chow", "classical"])
+def test_fourteen_tiles_with_an_undeclared_quad_is_a_dead_hand(ruleset):
+    table = case(ruleset, [
+        winner("W", "123m456p789s234s55m", tile="4p", win_by="discard"),
+        loser("N", "3333p123m456s78s9m1z"),  # 14 tiles and no kong declared: one too many
+        loser("S", "234m567m89p3s5s7s1z"),
+    ])
+    result = score_table(table)
+    assert result["scores"]["N"] == 0
+    assert not [t for t in result["transfers"] if t[1] == "N"]
+
+
+# Classical limit hands D and J name East (seeds/classical-rules.txt: "D Hand winning with East
+# Wind's first discard", "J East Wind's, thirteenth consecutive Mah-Jong").
+
+@pytest.mark.parametrize("hand, words", [
+    (winner("S", "123m456p789s234s55m", tile="4p", win_by="discard", flags=["east-13th-consecutive"]),
+     "East's own thirteenth consecutive"),
+    (winner("E", "123m456p789s234s55m", tile="4p", win_by="discard", flags=["east-first-discard"]),
+     "East cannot win on it"),
+    (winner("S", "123m456p789s234s55m", tile="4p", win_by="self-draw", flags=["east-first-discard"]),
+     "win_by must be 'discard'"),
+])
+def test_classical_east_limit_flags_that_cannot_hold_are_refused(hand, words):
+    result = score_table(case("classical", [hand]))
+    assert result["error"]["code"] == "invalid-case"
+    assert words in result["error"]["message"]
+
+
+def test_classical_thirteenth_win_counts_for_east_alone():
+    params = {**CLASSICAL, "east_consecutive_wins": 13}
+    south = score_table(case("classical", [winner("S", "123m456p789s234s55m", tile="4p", win_by="discard")],
+                             params=params))
+    assert south["limit_hand"] is None and south["score"] == 30  # Mah-Jongg 20 + no other score 10
+    east = score_table(case("classical", [winner("E", "123m456p789s234s55m", tile="4p", win_by="discard")],
+                            params=params))
+    assert east["limit_hand"] == "J-east-13th-consecutive" and east["score"] == 1000
+
+
 def test_a_drawn_hand_scores_hands_but_moves_no_money():
     table = case("pung-chow", [loser("E", "111z234m567p89s99s"), loser("S", "123m456p789s111s2z")])
     result = score_table(table)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..arrange import Group
-from ..case import Hand
+from ..case import Hand, ScoringError
 from ..tiles import is_dragon
 from .common import (
     HandScore,
@@ -96,9 +96,26 @@ def _all_hands_doubles(sets: list[Group] | None, hand: Hand, own_wind: str, roun
     return doubles
 
 
+def _check_east_flags(w: Winner) -> None:
+    """Limit hands D and J name East: D is won on East's first discard, so by another player and
+    on a discard; J is East's own thirteenth win in a row.  A flag that cannot hold is an input
+    error, as Part II's first-card check makes it, not a limit given away."""
+    hand = w.hand
+    if "east-13th-consecutive" in hand.flags and hand.seat != "E":
+        raise ScoringError("invalid-case", f"{hand.name} won, but east-13th-consecutive (limit J) is East's own "
+                                           "thirteenth consecutive Mah-Jong")
+    if "east-first-discard" in hand.flags:
+        if hand.seat == "E":
+            raise ScoringError("invalid-case", "East makes the first discard: East cannot win on it (limit D)")
+        if w.win_by != "discard":
+            raise ScoringError("invalid-case", f"{hand.name} won with East's first discard (limit D): "
+                                               "win_by must be 'discard'")
+
+
 def limit_hand(w: Winner, params: dict) -> str | None:
     flags = w.hand.flags
-    if "east-13th-consecutive" in flags or int(params.get("east_consecutive_wins") or 0) >= 13 and w.hand.seat == "E":
+    _check_east_flags(w)
+    if w.hand.seat == "E" and ("east-13th-consecutive" in flags or int(params.get("east_consecutive_wins") or 0) >= 13):
         return "J-east-13th-consecutive"
     if w.special == "thirteen-orphans":
         return "H-thirteen-odd-majors"
