@@ -176,8 +176,11 @@ async def photo_score(
 ):
     """Recognise the photo, build the table with the context the photo cannot show, score it.
 
-    ``result`` holds the scores, or ``{"error": {code, message}}`` when the recognised hand is not
-    valid: the recognition comes back either way so it can be corrected and sent to /api/v1/score.
+    ``result`` holds the scores, or ``{"error": {code, message}}`` when the photo and the fields make
+    no table (``case`` is then null: no winner named and no winning tile lying sideways, the winning
+    tile not in the winner's hand, the winner not in the photo) or the rules engine refuses the
+    table built: the recognition comes back either way so it can be corrected and sent to
+    /api/v1/score.
     """
     check_content_type(image.content_type)
     data = await _read_upload(image)

@@ -112,8 +112,11 @@ class Recognition(BaseModel):
 class PhotoScore(BaseModel):
     model_config = ConfigDict(extra="allow")
     recognition: Recognition
-    case: dict[str, Any] = Field(description="the table built from the photo and the context")
-    result: dict[str, Any] = Field(description="the scores, or {error: {code, message}} if the hand is not valid")
+    case: Optional[dict[str, Any]] = Field(description="the table built from the photo and the context; null when "
+                                                       "they make none (result.error says why: no-winner, "
+                                                       "no-winning-tile, winner-not-in-photo, no-tiles)")
+    result: dict[str, Any] = Field(description="the scores, or {error: {code, message}} when no table could be built "
+                                               "or the rules engine refuses the one built")
 
 
 class Health(BaseModel):

@@ -160,18 +160,24 @@ def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True, photo
 
 
 def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
-    """Upload bytes + what the photo cannot show -> recognition, the table built, and its scores."""
+    """Upload bytes + what the photo cannot show -> recognition, the table built, and its scores.
+    When the photo and the context make no table (no winner named and none lying sideways, the
+    winning tile not in the winner's hand, no tiles), `case` is None and `result` holds the
+    reason as the engine's refusals do: the recognition comes back either way, so the work of
+    reading the photo is not lost and the table can be corrected and sent to /api/v1/score."""
     from scoring import score_table
 
     vision = _vision()
     recognition = _recognize(data, context.get("camera_seat", "E"), annotate)
+    read = recognition_json(recognition, annotate)
     try:
         case = vision.build_case(recognition, context)
     except (ValueError, KeyError) as exc:  # vision.CaseError (a ValueError) names what is missing
         code = getattr(exc, "code", None)
-        raise ApiError(422, code if isinstance(code, str) else "invalid-context",
-                       str(getattr(exc, "message", None) or exc))
-    return {"recognition": recognition_json(recognition, annotate), "case": case, "result": score_table(case)}
+        error = {"code": code if isinstance(code, str) else "invalid-context",
+                 "message": str(getattr(exc, "message", None) or exc)}
+        return {"recognition": read, "case": None, "result": {"error": error}}
+    return {"recognition": read, "case": case, "result": score_table(case)}
 
 
 def validate_zip(data: bytes, want_html: bool, filename: str | None = None) -> dict | str:

@@ -109,6 +109,19 @@ def test_photo_score_builds_and_scores_the_table(client):
     assert body["recognition"]["tiles"]
 
 
+def test_photo_score_keeps_the_recognition_when_no_table_can_be_built(client):
+    """South named the winner, but no tile of South's lies sideways and none is given: no table,
+    and the reason comes back with the photo's reading, so the work is not lost."""
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"winner": "S", "win_by": "self-draw", "annotate": "false"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["case"] is None
+    assert body["result"]["error"]["code"] == "no-winning-tile"
+    assert "winning_tile" in body["result"]["error"]["message"]
+    assert len(body["recognition"]["tiles"]) == len(TRUTH["tiles"])
+
+
 def test_photo_score_refuses_unknown_context(client):
     response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
                            data={"ruleset": "riichi"})

@@ -81,7 +81,7 @@ def build_case(recognition, context: dict | None = None) -> dict:
             if not winning:
                 raise CaseError("no-winning-tile",
                                 f"which tile won {SEAT_NAMES[seat]} the hand? Lay it sideways at the "
-                                f"end of the concealed tiles or give it (--winning-tile)")
+                                f"end of the concealed tiles or give it (--winning-tile / the winning_tile field)")
             parse_tiles(winning)
         hands.append({
             "seat": seat,
