@@ -79,9 +79,14 @@ def write_sheets(out: Path) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sheets", action="store_true")
-    ap.add_argument("--no-install", action="store_true")
+    ap = argparse.ArgumentParser(description="Install the Debian packages that hold tile art (apt-get, needs "
+                                             "root) and fetch the art kept in PyPI source distributions, "
+                                             "then name the art styles available.")
+    ap.add_argument("--sheets", action="store_true",
+                    help="also draw a contact sheet of each style's 43 tiles, with their codes, into "
+                         "datasets/cache/sheets/<style>.png, to check the mappings by eye")
+    ap.add_argument("--no-install", action="store_true",
+                    help="install and fetch nothing: only name the styles already available")
     args = ap.parse_args(argv)
     missing = missing_packages()
     if missing and not args.no_install:

@@ -1,4 +1,4 @@
-"""Synthetic photos of a finished mahjong table with exact ground truth (see design/LAYOUT.md).
+"""Synthetic photos of a finished mahjong table with exact ground truth (see ../shared/design/LAYOUT.md).
 
 `make_table(rng)` deals legal hands (one winner with four sets and a pair, three other players
 with thirteen tiles plus their kongs), lays each seat's tiles out the way LAYOUT.md describes

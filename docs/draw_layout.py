@@ -1,4 +1,4 @@
-"""Draw docs/layout.png: how a finished table is laid out for the camera (design/LAYOUT.md).
+"""Draw docs/layout.png: how a finished table is laid out for the camera (../shared/design/LAYOUT.md).
 
 Usage:  python docs/draw_layout.py [OUT.png]
 

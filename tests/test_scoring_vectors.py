@@ -89,6 +89,17 @@ def test_cli_reports_bad_json_without_traceback():
     assert "Traceback" not in out.stderr
 
 
+def test_cli_score_loads_neither_opencv_nor_onnxruntime():
+    """Scoring from the command line starts in a fraction of a second: only the chosen
+    subcommand's module is imported."""
+    case = next(c for c in VECTORS if c["id"] == "harr-I-layout1")
+    script = ("import json, sys\nfrom api.cli import main\nmain(['score', '-'])\n"
+              "print(json.dumps(sorted(m for m in ('cv2', 'onnxruntime', 'vision') if m in sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", script], cwd=REPO, input=json.dumps(case),
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
 def test_bundled_vectors_match_shared_copy():
     shared = shared_path("rules/vectors.json", "the bundled vectors compared with ../shared's")
     assert json.loads(shared.read_text()) == VECTORS
