@@ -222,6 +222,7 @@ def move(page, tile_id: str, option_label: str) -> None:
     page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
     page.wait_for_selector("#picker[open]")
     page.select_option("#picker-move", label=option_label)
+    page.click("#picker-move-go")
     page.wait_for_selector("#picker:not([open])", state="attached")
 
 
@@ -382,11 +383,9 @@ def test_editing_moves_tiles_and_toggles_exposure(server, page):
     # 3. move that player's first concealed tile into a new set and back again into concealed
     first = page.locator(f'article[data-seat="{other["seat"]}"] [data-set="concealed"] button.tile[data-id]').first
     tile_id = first.get_attribute("data-id")
-    first.click()
-    page.select_option("#picker-move", label=f"{WIND_NAMES[other['seat']]}: flowers / seasons")
+    move(page, tile_id, f"{WIND_NAMES[other['seat']]}: flowers / seasons")
     assert page.locator(f'article[data-seat="{other["seat"]}"] [data-set="bonus"] button[data-id="{tile_id}"]').count() == 1
-    page.locator(f'button.tile[data-id="{tile_id}"]').click()
-    page.select_option("#picker-move", label=f"{WIND_NAMES[other['seat']]}: concealed")
+    move(page, tile_id, f"{WIND_NAMES[other['seat']]}: concealed")
     score(page)
 
     table = sent[-1]
@@ -543,7 +542,9 @@ def test_a_reload_keeps_the_corrections(server, page):
     score(page)
     assert page.get_attribute("body", "data-state") in ("scored", "score-error")
 
-    page.set_input_files("#photo", str(EXAMPLE))  # a new photo: the corrections are gone
+    # a new photo: the corrections are gone, once the player agrees (this table was not scored)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.set_input_files("#photo", str(EXAMPLE))
     wait_until(page, f"!document.querySelector('#hands button.tile[data-id=\"{tile_id}\"]')")
     page.wait_for_selector("body[data-state=recognized]")
     codes = page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)")
@@ -675,6 +676,171 @@ def test_choosing_the_same_photo_again_reads_it_again(server, page):
     tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
     tile_id = tile.get_attribute("data-id")
     pick_tile(page, tile, "f8")
+    asked: list[str] = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    # corrections not yet scored: the page asks first, and "cancel" keeps them
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.set_input_files("#photo", str(EXAMPLE))
+    assert len(asked) == 1 and "corrections" in asked[0]
+    assert page.locator(f'#hands button.tile[data-id="{tile_id}"][data-code=f8]').count() == 1
+    page.once("dialog", lambda dialog: answer(dialog, True))
     page.set_input_files("#photo", str(EXAMPLE))
     wait_until(page, f"!document.querySelector('#hands button.tile[data-id=\"{tile_id}\"]')", timeout=10)
     assert page.locator("#hands button.tile[data-code=f8]").count() == 0
+
+
+def test_scoring_waits_for_the_winner_and_the_winning_tile(server, page):
+    """No tile lying sideways: the page names who won from the player alone, and asks for the
+    winning tile to be marked instead of taking some tile for it (which would score wrongly)."""
+    def no_sideways_tile(recognition):
+        for hand in recognition["seats"].values():
+            hand["winning_tile"] = None
+
+    truth = answer_from_truth(page, no_sideways_tile)
+    sent = capture_score_requests(page)
+    upload_example(page, server)
+    case = truth["case"]
+    winner = next(h for h in case["hands"] if h["winner"])
+    assert page.input_value("#winner") == ""
+    score(page)
+    assert "Choose who won" in page.inner_text("#status") and not sent
+    page.select_option("#winner", winner["seat"])
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert "Mark the tile that won West the hand" in page.inner_text("#status") and not sent
+    assert page.locator("#results").is_hidden()
+    tile = page.locator(f'article[data-seat="{winner["seat"]}"] [data-set="concealed"] '
+                        f'button.tile[data-code="{winner["winning_tile"]}"]').last
+    tile_id = tile.get_attribute("data-id")
+    tile.click()
+    page.wait_for_selector("#picker[open]")
+    page.check("#picker-winning")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.dataset.id") == tile_id  # focus back on the tile
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    assert next(h for h in sent[-1]["hands"] if h["winner"])["winning_tile"] == winner["winning_tile"]
+    assert shown_results(page) == expected_results(score_table(case))
+
+
+def test_a_change_takes_the_old_scores_away_and_a_new_photo_starts_a_new_hand(server, page):
+    answer_from_truth(page)
+    upload_example(page, server)
+    page.select_option("#win_by", "self-draw")
+    page.check('input[name=flag][value="standing-hand"]')
+    score(page)
+    assert page.locator("#results").is_visible()
+    tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
+    pick_tile(page, tile, tile.get_attribute("data-code"))  # even a tile confirmed as it was
+    assert page.locator("#results").is_hidden() and "score it again" in page.inner_text("#status")
+    score(page)
+    page.select_option("#ruleset", "classical")
+    assert page.locator("#results").is_hidden()
+    # the next photo is another hand: who won and how are its own (the rules stay)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    wait_until(page, "document.querySelector('#win_by').value === 'discard'")
+    assert not page.is_checked('input[name=flag][value="standing-hand"]')
+    assert page.input_value("#ruleset") == "classical"
+    assert page.input_value("#winner") == "W"  # from the photo's sideways tile
+
+
+def test_house_settings_reach_the_engine(server, page):
+    """A limit game is scored with its limit (300, or as set; empty: the book's uncapped game)
+    and its Mah-Jongg bonus; the classical rules with theirs (1000)."""
+    answer_from_truth(page)
+    sent = capture_score_requests(page)
+    upload_example(page, server)
+    assert page.locator("#limit").is_hidden() and page.locator("#mj_bonus").is_hidden()
+    page.select_option("#ruleset", "pung-chow-limit")
+    assert page.input_value("#limit") == "300" and page.locator("#mj_bonus").is_visible()
+    assert page.locator('input[name=flag][value="east-13th-consecutive"]').is_hidden()
+    score(page)
+    assert sent[-1]["params"] == {"mj_bonus": 10, "limit": 300}
+    page.fill("#limit", "")
+    page.select_option("#mj_bonus", "20")
+    score(page)
+    assert sent[-1]["params"] == {"mj_bonus": 20, "limit": None}
+    assert shown_results(page) == expected_results(score_table(sent[-1]))
+    page.select_option("#ruleset", "classical")
+    assert page.input_value("#limit") == "1000"
+    assert page.locator('input[name=flag][value="east-13th-consecutive"]').is_visible()
+    score(page)
+    assert sent[-1]["params"] == {"limit": 1000}
+    assert shown_results(page) == expected_results(score_table(sent[-1]))
+
+
+def test_turning_the_camera_seat_keeps_the_winner_in_place(server, page):
+    """The player who won stays the one who won when the wind at the photo's bottom is set
+    after the photo: West at the top becomes North when South sits at the bottom."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    assert page.input_value("#winner") == "W"
+    page.select_option("#camera_seat", "S")
+    assert page.input_value("#winner") == "N"
+    assert page.locator('article[data-seat="N"] button.tile.winning').count() == 1
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+
+
+def test_the_move_list_is_browsed_and_the_button_moves(server, page):
+    """Arrow keys browse the "Move to" list without moving the tile; the Move button moves it,
+    and the keyboard's place is the moved tile."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
+    tile_id = tile.get_attribute("data-id")
+    tile.click()
+    page.wait_for_selector("#picker[open]")
+    page.focus("#picker-move")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.locator("#picker[open]").count() == 1
+    assert tile_location(page, tile_id) == ["N", "concealed"]
+    page.select_option("#picker-move", label="North: flowers / seasons")
+    page.click("#picker-move-go")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert tile_location(page, tile_id) == ["N", "bonus"]
+    assert page.evaluate("document.activeElement.dataset.id") == tile_id
+
+
+def test_a_face_down_kong_end_is_named_as_read(server, page):
+    """A concealed kong shows its ends face down: in the picker each end says it was read as a
+    face-down tile, counted as the kong's kind, and not as a face read with that confidence."""
+    def concealed_kong(recognition):
+        recognition["seats"]["E"]["melds"][0]["exposed"] = False
+        ends = [t for t in recognition["tiles"] if t["seat"] == "E" and t["code"] == "5z"][:2]
+        for t in ends:
+            t.update(code="back", face_down=True, confidence=0.58)
+
+    answer_from_truth(page, concealed_kong)
+    upload_example(page, server)
+    texts = []
+    tiles = page.locator('article[data-seat="E"] [data-set="meld-0"] button.tile[data-id]')
+    assert tiles.count() == 4
+    for i in range(4):
+        tiles.nth(i).click()
+        page.wait_for_selector("#picker[open]")
+        texts.append(page.inner_text("#picker-current"))
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#picker:not([open])", state="attached")
+    assert sum("Read as face-down tile (58% sure), counted as White Dragon" in t for t in texts) == 2
+    assert sum(t.startswith("Read as White Dragon (100% sure)") for t in texts) == 2
+
+
+def test_a_photo_without_tiles_says_so(server, page):
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=200, content_type="application/json",
+        body=json.dumps({"width": 640, "height": 480, "tiles": [], "seats": {},
+                         "warnings": ["no tiles found in the image: photograph the table from above"]})))
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("#status.error")
+    assert "No tiles were found in this photo" in page.inner_text("#status")
+    assert page.locator("#table").is_hidden()

@@ -74,6 +74,9 @@ let model = null;   // see buildModel
 let nextId = 1;
 let photoUrl = null;
 let picking = null; // {id} of the tile open in the picker, or {add: setRef}
+let focusAfter = null; // the tile id to focus once the picker closes (the hands are drawn anew)
+let reading = 0;    // the latest photo sent to be read: an earlier answer arriving late is dropped
+let cameraShown = "E"; // the wind at the photo's bottom edge the hands are drawn for
 
 function windAt(pos) {
   const cam = WINDS.indexOf($("#camera_seat").value);
@@ -109,7 +112,8 @@ function buildModel(rec, cameraWind) {
     if (!match && preferBack) match = pool.find((t) => !t.used && t.seat === seatWind && (t.face_down || t.code === "back"));
     if (match) match.used = true;
     tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
-      confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [] });
+      confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [],
+      read: match && match.code !== code ? match.code : null });
     return id;
   };
 
@@ -177,8 +181,9 @@ function tileButton(id) {
 }
 
 function addButton(target) {
-  return el("button", { type: "button", class: "tile add", "aria-label": "add a tile here", title: "add a tile",
-    onclick: () => openPicker(null, target) }, "+");
+  const where = `${WIND_NAMES[windAt(target.pos)]}'s ${target.kind === "bonus" ? "flowers and seasons" : "concealed tiles"}`;
+  return el("button", { type: "button", class: "tile add", "aria-label": `add a tile to ${where}`,
+    title: `add a tile to ${where}`, onclick: () => openPicker(null, target) }, "+");
 }
 
 function renderHands() {
@@ -195,7 +200,12 @@ function renderHands() {
     seat.melds.forEach((meld, m) => {
       const toggle = el("button", {
         type: "button", class: "toggle", "aria-pressed": meld.exposed ? "true" : "false",
-        onclick: () => { meld.exposed = !meld.exposed; renderAll(); },
+        "aria-label": `set ${m + 1} exposed`,
+        onclick: () => {
+          meld.exposed = !meld.exposed;
+          changed();
+          focusOn(`article[data-seat="${wind}"] [data-set="meld-${m}"] button.toggle`);
+        },
       }, meld.exposed ? "exposed" : "concealed");
       card.append(el("div", { class: "set meld", "data-set": `meld-${m}` },
         el("span", { class: "set-label" }, `Set ${m + 1} (${meldKind(meld)})`), meld.ids.map(tileButton), toggle));
@@ -255,13 +265,39 @@ function renderAll() {
   saveTable();
 }
 
+// a correction or a changed field: the table is redrawn and kept, and scores shown for the
+// table as it was are taken away (they would be read as this table's)
+function changed() {
+  if (model) {
+    model.edited = true;
+    renderAll();
+  } else {
+    saveTable();
+  }
+  if (!$("#results").hidden) {
+    $("#results").hidden = true;
+    $("#result-body").replaceChildren();
+    setStatus("The table changed: score it again.");
+    document.body.dataset.state = "recognized";
+  }
+}
+
+function focusOn(selector) {
+  const node = document.querySelector(selector);
+  if (node) node.focus();
+}
+
+function focusTile(id) {
+  if (id) focusOn(`#hands button.tile[data-id="${id}"]`);
+}
+
 // ------------------------------------------------------------------ keeping the work
 
 // The table being corrected is kept in this tab's sessionStorage, so a reload (a phone's
 // browser drops a tab it has put in the background) does not lose the corrections made.
 const SAVED = "mjscore.table";
 const SAVED_PHOTO = "mjscore.photo";
-const FORM_FIELDS = ["camera_seat", "ruleset", "round_wind", "winner", "win_by"];
+const FORM_FIELDS = ["camera_seat", "ruleset", "round_wind", "winner", "win_by", "limit", "mj_bonus"];
 const SAVED_PHOTO_SIDE = 1600;
 
 function saveTable() {
@@ -300,7 +336,8 @@ function restoreTable() {
   nextId = Math.max(nextId, savedNext || 0);
   for (const f of FORM_FIELDS) if (form && form[f] !== undefined) $(`#${f}`).value = form[f];
   for (const box of document.querySelectorAll("input[name=flag]")) box.checked = Boolean(form && (form.flags || []).includes(box.value));
-  $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
+  showRuleFields(false);
+  cameraShown = $("#camera_seat").value;
   let photo = null;
   try { photo = sessionStorage.getItem(SAVED_PHOTO); } catch (e) { photo = null; }
   if (photo) $("#photo-img").src = photo;
@@ -372,12 +409,15 @@ function openPicker(id, addTarget) {
   picking = id ? { id } : { add: addTarget };
   const tile = id ? model.tiles.get(id) : null;
   $("#picker-title").textContent = tile ? `Tile: ${tileName(tile.code)}` : "Add a tile";
+  // a face-down end of a kong counts as the kong's kind, but was read as a face-down tile
+  const readAs = tile ? tileName(tile.read || tile.code) : "";
   $("#picker-current").textContent = tile
-    ? (tile.confidence != null ? `Read as ${tileName(tile.code)} (${Math.round(tile.confidence * 100)}% sure). Pick the right tile:` : "Pick the right tile:")
+    ? (tile.confidence != null ? `Read as ${readAs} (${Math.round(tile.confidence * 100)}% sure)${tile.read ? `, counted as ${tileName(tile.code)}` : ""}. Pick the right tile:` : "Pick the right tile:")
     : "Pick the tile to add:";
   const move = $("#picker-move");
   move.replaceChildren(...setChoices());
   move.disabled = !tile;
+  $("#picker-move-go").disabled = !tile;
   const where = tile ? locate(id) : null;
   const canWin = where && where.kind === "concealed";
   $("#picker-winning-label").hidden = !canWin;
@@ -403,15 +443,18 @@ function pick(code) {
   if (picking.id) {
     const tile = model.tiles.get(picking.id);
     tile.code = code;
+    tile.read = null;
     tile.checked = true;  // a person has looked at it
+    focusAfter = picking.id;
   } else {
     const id = nextId++;
     model.tiles.set(id, { id, code, box: null, confidence: null });
     const seat = model.seats[picking.add.pos];
     seat[picking.add.kind].push(id);
+    focusAfter = id;
   }
+  changed();
   $("#picker").close();
-  renderAll();
 }
 
 function moveTile(id, target) {
@@ -429,11 +472,14 @@ function moveTile(id, target) {
 
 function setupPicker() {
   buildPickerKinds();
-  $("#picker-move").addEventListener("change", (e) => {
-    if (!picking || !picking.id) return;
-    moveTile(picking.id, e.target.value);
+  // the list only chooses (arrow keys browse it); the button moves
+  $("#picker-move-go").addEventListener("click", () => {
+    const target = $("#picker-move").value;
+    if (!picking || !picking.id || !target) return;
+    moveTile(picking.id, target);
+    focusAfter = picking.id;
+    changed();
     $("#picker").close();
-    renderAll();
   });
   $("#picker-winning").addEventListener("change", (e) => {
     if (!picking || !picking.id) return;
@@ -442,17 +488,25 @@ function setupPicker() {
       const where = locate(picking.id);
       if (where && where.pos !== null) $("#winner").value = windAt(where.pos);
     }
-    renderAll();
+    changed();
   });
   $("#picker-delete").addEventListener("click", () => {
     const where = picking && picking.id && locate(picking.id);
-    if (where) where.list.splice(where.index, 1);
+    if (where) {
+      where.list.splice(where.index, 1);
+      focusAfter = where.list[Math.min(where.index, where.list.length - 1)] || null;
+    }
     model.tiles.delete(picking.id);
     if (model.winning === picking.id) model.winning = null;
+    changed();
     $("#picker").close();
-    renderAll();
   });
-  $("#picker").addEventListener("close", () => { picking = null; });
+  $("#picker").addEventListener("close", () => {
+    const back = focusAfter || (picking && picking.id);
+    picking = null;
+    focusAfter = null;
+    focusTile(back);  // the hands were drawn anew: focus goes back to the tile, not the page
+  });
 }
 
 // ------------------------------------------------------------------ API calls
@@ -474,12 +528,22 @@ async function apiError(response) {
 
 const MAX_UPLOAD = 20 * 1024 * 1024;
 
+const OFFLINE = "Could not reach the server: check the connection and try again.";
+
+// corrections made since the table was last scored would be lost to a new photo: ask first
+function mayStartAfresh() {
+  if (!model || !model.edited || document.body.dataset.state === "scored") return true;
+  return window.confirm("Read the new photo? The corrections made to this table since it was last scored will be lost.");
+}
+
 async function recognizeFile(file) {
   if (!file) return;
   if (file.size > MAX_UPLOAD) {
     setStatus(`The photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 20 MB.`, true);
     return;
   }
+  if (!mayStartAfresh()) return;
+  const token = ++reading;
   setStatus("Reading the tiles…");
   const camera = $("#camera_seat").value;
   const form = new FormData();
@@ -493,14 +557,23 @@ async function recognizeFile(file) {
   try {
     response = await fetch("/api/v1/recognize", { method: "POST", body: form });
   } catch (e) {
-    setStatus(`Could not reach the server: ${e}`, true);
+    if (token === reading) setStatus(OFFLINE, true);
     return;
   }
+  if (token !== reading) return;  // another photo was chosen meanwhile: its answer is the one wanted
   if (!response.ok) {
     setStatus(`The photo could not be read: ${await apiError(response)}`, true);
     return;
   }
   const rec = await response.json();
+  if (token !== reading) return;
+  if (!(rec.tiles || []).length) {
+    // nothing to check or score: say why, and keep any table there was
+    const why = (rec.warnings || [])[0];
+    setStatus(`No tiles were found in this photo${why ? ` (${typeof why === "string" ? why : why.message})` : ""}. `
+      + "Photograph the table from above with every tile face up and in view.", true);
+    return;
+  }
   if (photoUrl) URL.revokeObjectURL(photoUrl);
   photoUrl = shown ? URL.createObjectURL(file) : null;
   const img = $("#photo-img");
@@ -508,7 +581,12 @@ async function recognizeFile(file) {
   img.addEventListener("load", () => savePhoto(img), { once: true });
   img.src = shown ? photoUrl : rec.photo_image;
   model = buildModel(rec, camera);
-  if (model.winnerWind) $("#winner").value = model.winnerWind;
+  cameraShown = camera;
+  // a new hand: who won and how come from this photo (a sideways tile) or from the player, not
+  // from the last table; the rules, the round and the house settings stay
+  $("#winner").value = model.winnerWind || "";
+  $("#win_by").value = "discard";
+  for (const box of document.querySelectorAll("input[name=flag]")) box.checked = false;
   renderWarnings();
   renderAll();
   $("#table").hidden = false;
@@ -538,7 +616,7 @@ function buildCase() {
     const hand = { seat: seatWind, winner: seatWind === winner, concealed: codes(seat.concealed), melds,
       bonus_tiles: codes(seat.bonus), winning_tile: null, win_by: null, flags: [] };
     if (seatWind === winner) {
-      const winId = model.winning && seat.concealed.includes(model.winning) ? model.winning : seat.concealed[seat.concealed.length - 1];
+      const winId = model.winning && seat.concealed.includes(model.winning) ? model.winning : null;
       const winBy = $("#win_by").value;
       winningCode = winId ? model.tiles.get(winId).code : null;
       hand.winning_tile = winBy === "original-hand" ? null : winningCode;
@@ -547,11 +625,38 @@ function buildCase() {
     }
     hands.push(hand);
   });
-  return { ruleset, seat_wind: winner, round_wind: ruleset === "pung-chow" ? null : $("#round_wind").value, hands };
+  const table = { ruleset, seat_wind: winner, round_wind: ruleset === "pung-chow" ? null : $("#round_wind").value, hands };
+  const limit = $("#limit").value.trim();
+  if (ruleset === "pung-chow-limit") table.params = { mj_bonus: Number($("#mj_bonus").value), limit: limit ? Number(limit) : null };
+  if (ruleset === "classical") table.params = { limit: limit ? Number(limit) : RULE_LIMITS.classical };
+  return table;
+}
+
+// what the page needs before a table can be scored, in words a player acts on (null: ready)
+function notReady() {
+  const winner = $("#winner").value;
+  if (!winner) return "Choose who won (Winner, above).";
+  const pos = posOfWind(winner, $("#camera_seat").value);
+  if ($("#win_by").value !== "original-hand" && !model.seats[pos].concealed.includes(model.winning)) {
+    return `Mark the tile that won ${WIND_NAMES[winner]} the hand: click it among ${WIND_NAMES[winner]}'s concealed `
+      + "tiles and tick \u201cwinning tile\u201d.";
+  }
+  const limit = $("#limit").value.trim();
+  if (!$("#limit-label").hidden && limit && !(Number.isInteger(Number(limit)) && Number(limit) >= 1)) {
+    return "The limit must be a whole number of points (or empty for no limit in the Part II game).";
+  }
+  return null;
 }
 
 async function scoreTable() {
   const body = $("#result-body");
+  const missing = notReady();
+  if (missing) {
+    $("#results").hidden = true;
+    setStatus(missing, true);
+    document.body.dataset.state = "score-error";
+    return;
+  }
   // until the answer comes the results shown are the last table's, not this one's
   document.body.dataset.state = "scoring";
   const table = buildCase();
@@ -561,7 +666,7 @@ async function scoreTable() {
     response = await fetch("/api/v1/score", { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify(table) });
   } catch (e) {
-    setStatus(`Could not reach the server: ${e}`, true);
+    setStatus(OFFLINE, true);
     document.body.dataset.state = "score-error";
     return;
   }
@@ -574,6 +679,8 @@ async function scoreTable() {
     return;
   }
   renderResult(await response.json(), table);
+  model.edited = false;
+  saveTable();
   setStatus("Scored.");
   document.body.dataset.state = "scored";
   $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
@@ -625,6 +732,21 @@ function renderResult(result, table) {
 
 // ------------------------------------------------------------------ wiring
 
+// the house settings each rule set takes: Part II a limit (300 with a Mah-Jongg bonus of 10;
+// empty for the book's uncapped game) and that bonus, the classical rules a limit (1000) and
+// East's thirteenth win in a row (limit hand J)
+const RULE_LIMITS = { "pung-chow-limit": 300, classical: 1000 };
+
+function showRuleFields(setDefaults) {
+  const ruleset = $("#ruleset").value;
+  $("#round_wind").disabled = ruleset === "pung-chow";
+  $("#limit-label").hidden = !(ruleset in RULE_LIMITS);
+  $("#mj-bonus-label").hidden = ruleset !== "pung-chow-limit";
+  $("#east-13th-label").hidden = ruleset !== "classical";
+  if (ruleset !== "classical") $('input[name=flag][value="east-13th-consecutive"]').checked = false;
+  if (setDefaults && ruleset in RULE_LIMITS) $("#limit").value = String(RULE_LIMITS[ruleset]);
+}
+
 function setup() {
   setupPicker();
   for (const input of ["#photo", "#camera"]) {
@@ -635,8 +757,15 @@ function setup() {
     });
   }
   $("#example").addEventListener("click", async () => {
-    const response = await fetch("/static/example.jpg");
-    const blob = await response.blob();
+    let blob;
+    try {
+      const response = await fetch("/static/example.jpg");
+      if (!response.ok) throw new Error(String(response.status));
+      blob = await response.blob();
+    } catch (e) {
+      setStatus(OFFLINE, true);
+      return;
+    }
     recognizeFile(new File([blob], "example.jpg", { type: blob.type || "image/jpeg" }));
   });
   const drop = $("#drop");
@@ -648,14 +777,28 @@ function setup() {
     if (e.dataTransfer.files.length) recognizeFile(e.dataTransfer.files[0]);
   });
   $("#score").addEventListener("click", scoreTable);
-  $("#camera_seat").addEventListener("change", () => { if (model) renderAll(); });
-  $("#ruleset").addEventListener("change", () => {
-    $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
+  $("#camera_seat").addEventListener("change", () => {
+    // the same player won, whatever wind sits at the bottom: the winner keeps their place
+    const winner = $("#winner").value;
+    const camera = $("#camera_seat").value;
+    if (winner) $("#winner").value = windAt(posOfWind(winner, cameraShown));
+    cameraShown = camera;
   });
-  $("#round_wind").disabled = $("#ruleset").value === "pung-chow";
-  for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", saveTable);
-  for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", saveTable);
-  if (!restoreTable()) document.body.dataset.state = "ready";
+  $("#winner").addEventListener("change", () => {
+    // a winning tile marked in another player's hand is not this winner's
+    if (model && model.winning) {
+      const where = locate(model.winning);
+      if (!where || where.pos === null || windAt(where.pos) !== $("#winner").value) model.winning = null;
+    }
+  });
+  $("#ruleset").addEventListener("change", () => showRuleFields(true));
+  for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", changed);
+  $("#limit").addEventListener("input", changed);
+  for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", changed);
+  if (!restoreTable()) {
+    showRuleFields(true);
+    document.body.dataset.state = "ready";
+  }
 }
 
 document.addEventListener("DOMContentLoaded", setup);
