@@ -12,6 +12,11 @@ which understands the usual naming schemes (``1man``/``1pin``/``1sou``/``east``/
 ``bamboo_1``/``dots_1``/``characters_1``, ``1B``/``1C``/``1D``, ``red_dragon``, ``flower_1``,
 ``spring`` ...).  Boxes of classes that cannot be mapped are left out and reported in
 ``LabelSet.warnings``.
+
+The work one upload can ask for is bounded: a photo's label file is read up to
+``MAX_LABEL_FILE_BYTES`` and ``MAX_BOXES_PER_IMAGE`` boxes (beyond them the photo is skipped with a
+warning), and a data.yaml up to ``MAX_YAML_BYTES`` and ``MAX_CLASSES`` classes (beyond them the set
+is refused).  Messages name files by their path in the set, never by where it lies on the machine.
 """
 
 from __future__ import annotations
@@ -28,6 +33,17 @@ from scoring.tiles import BACK, BONUS, KINDS
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif"}  # HEIC read with pillow-heif
 _VALID_CODES = set(KINDS) | set(BONUS) | {BACK}
+
+_MiB = 1 << 20
+#: most boxes read for one photo: a real table photo has at most a few hundred tiles, and pairing
+#: the labelled boxes with the predicted ones costs their product
+MAX_BOXES_PER_IMAGE = 1000
+#: largest label file of one photo (our JSON or a YOLO txt) read; 1,000 boxes need well under 1 MB
+MAX_LABEL_FILE_BYTES = 8 * _MiB
+#: largest data.yaml read, and most classes it may name (a tile set has about 40; every class
+#: index up to the highest one given is mapped)
+MAX_YAML_BYTES = _MiB
+MAX_CLASSES = 5000
 
 
 class LabelSetError(ValueError):
@@ -88,6 +104,20 @@ def _tokens(name: str) -> list[str]:
     return re.findall(r"[a-z]+|\d+", name.lower())
 
 
+def _number(digits: str) -> int:
+    """A run of digits as a number; one of more than six digits (no tile's) as 10**6, since a
+    class name may hold any number of digits and Python refuses to convert more than 4300."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 6 else 10**6
+
+
+def _shown(text: str, quote: bool = False) -> str:
+    """A name from the set as messages show it: cut to 60 characters, and quoted (repr) when
+    asked or when it holds characters that do not print (a NUL byte, a newline)."""
+    cut = text if len(text) <= 60 else text[:60] + "..."
+    return repr(cut) if quote or not cut.isprintable() else cut
+
+
 def tile_code_for_name(name: str) -> str | None:
     """Our code for a dataset's class name, or None when the name does not say which tile."""
     raw = name.strip().lower()
@@ -97,7 +127,7 @@ def tile_code_for_name(name: str) -> str | None:
     if not tokens:
         return None
     words = [t for t in tokens if not t.isdigit()]
-    numbers = [int(t) for t in tokens if t.isdigit()]
+    numbers = [_number(t) for t in tokens if t.isdigit()]
     wordset = set(words)
     joined = "".join(words)
 
@@ -151,9 +181,29 @@ def tile_code_for_name(name: str) -> str | None:
 def read_yaml_names(path: Path) -> list[str]:
     """The ``names`` of a YOLO data.yaml, in class-index order (flow list, block list or mapping).
 
-    A small reader for this one field, so the service needs no YAML library.
+    A small reader for this one field, so the service needs no YAML library.  LabelSetError when
+    the file cannot be read, is larger than ``MAX_YAML_BYTES`` or names more than ``MAX_CLASSES``.
     """
-    text = path.read_text(encoding="utf-8", errors="replace")
+    names = _yaml_names(path, _yaml_text(path))
+    if len(names) > MAX_CLASSES:
+        raise LabelSetError(f"{path.name} names {len(names)} classes; at most {MAX_CLASSES} are allowed")
+    return names
+
+
+def _yaml_text(path: Path) -> str:
+    """The text of a data.yaml; LabelSetError naming it when it cannot be read or is too large."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_YAML_BYTES:
+            raise LabelSetError(f"{path.name} is {size // 1024} KB; a data.yaml may hold at most "
+                                f"{MAX_YAML_BYTES // 1024} KB")
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise LabelSetError(f"{path.name} cannot be read ({_reason(exc, path)})") from None
+
+
+def _yaml_names(path: Path, text: str) -> list[str]:
+    """The ``names`` field of a data.yaml's text (see read_yaml_names)."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         match = re.match(r"^names\s*:\s*(.*)$", line)
@@ -171,7 +221,7 @@ def read_yaml_names(path: Path) -> list[str]:
         if rest.startswith("{"):
             inner = rest.strip("{}")
             pairs = [p.split(":", 1) for p in _split_flow(inner) if ":" in p]
-            return _names_from_pairs([(k, v) for k, v in pairs])
+            return _names_from_pairs([(k, v) for k, v in pairs], path)
         if rest:
             raise LabelSetError(f"{path.name}: cannot read 'names: {rest}'")
         items: list[str] = []
@@ -193,7 +243,7 @@ def read_yaml_names(path: Path) -> list[str]:
         if items:
             return items
         if pairs:
-            return _names_from_pairs(pairs)
+            return _names_from_pairs(pairs, path)
     raise LabelSetError(f"{path.name} has no 'names' list of classes")
 
 
@@ -223,16 +273,25 @@ def _unquote(text: str) -> str:
     return text
 
 
-def _names_from_pairs(pairs: list[tuple[str, str]]) -> list[str]:
-    indexed = {}
-    for key, value in pairs:
-        try:
-            indexed[int(key.strip().strip("'\""))] = _unquote(value)
-        except ValueError:
-            raise LabelSetError(f"data.yaml names: class index {key.strip()!r} is not a number")
+def _names_from_pairs(pairs: list[tuple[str, str]], path: Path) -> list[str]:
+    """Names given as ``index: name``, in index order ("" for an index not given)."""
+    indexed = {_class_index(key, path): _unquote(value) for key, value in pairs}
     if not indexed:
         return []
     return [indexed.get(i, "") for i in range(max(indexed) + 1)]
+
+
+def _class_index(key: str, path: Path) -> int:
+    """A class index of a data.yaml's names; LabelSetError naming it and the file when it is not
+    a number from 0 to MAX_CLASSES - 1 (every index up to the highest one is mapped, so one huge
+    index would cost memory and time in proportion)."""
+    text = key.strip().strip("'\"")
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise LabelSetError(f"{path.name} names: class index {_shown(text, quote=True)} is not a number")
+    if len(text.lstrip("+-0")) > 6 or not 0 <= int(text) < MAX_CLASSES:
+        raise LabelSetError(f"{path.name} names: class index {_shown(text)} is out of range: a set may have at most "
+                            f"{MAX_CLASSES} classes, indexed 0 to {MAX_CLASSES - 1}")
+    return int(text)
 
 
 # --------------------------------------------------------------------------- readers
@@ -242,7 +301,15 @@ def _image_size(path: Path) -> tuple[int, int]:
         with Image.open(path) as image:
             return image.size
     except Exception as exc:  # noqa: BLE001 - any unreadable image is reported the same way
-        raise LabelSetError(f"{path.name}: not a readable image ({exc})")
+        raise LabelSetError(f"{path.name}: not a readable image ({_reason(exc, path)})")
+
+
+def _reason(exc: BaseException, path: Path) -> str:
+    """Why ``path`` could not be read, in words that do not give away where the set lies on the
+    machine (an OSError's or Pillow's text holds the whole path): the file by its name alone."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return (str(exc) or type(exc).__name__).replace(str(path), path.name)
 
 
 def _relname(root: Path, path: Path) -> str:
@@ -255,20 +322,37 @@ def _all_images(root: Path) -> list[Path]:
 
 def _inside(root: Path, path: Path) -> bool:
     """Whether path, links and '..' resolved, lies in the set's folder: a label may not name a
-    file elsewhere on the machine (the report draws the images it reads)."""
+    file elsewhere on the machine (the report draws the images it reads).  False for a path no
+    file can have (a NUL byte, a name too long)."""
     try:
         return path.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):
         return False
+
+
+def _is_file(path: Path) -> bool:
+    """Whether path is a file; False, not an error, for a path no file can have (a NUL byte,
+    a name too long), since a label may name anything."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _check_image_name(name: str) -> None:
+    """_Skip when a label's image name holds a control character (a NUL byte, a newline): no
+    file in a set is called that."""
+    if any(ord(ch) < 32 for ch in name):
+        raise _Skip("a name with control characters names no file")
 
 
 def _labelled_image(root: Path, candidates: list[Path], width, height) -> tuple[Path, int, int]:
     """(path, width, height) of the image a label names: the first candidate that is a file
     inside the set's folder, and its size from the label when it gives one, else from the file.
     _Skip when there is none, or when it cannot be read."""
-    path = next((c for c in candidates if _inside(root, c) and c.is_file()), None)
+    path = next((c for c in candidates if _inside(root, c) and _is_file(c)), None)
     if path is None:
-        raise _Skip("outside the set's folder" if any(c.is_file() for c in candidates) else "not found")
+        raise _Skip("outside the set's folder" if any(_is_file(c) for c in candidates) else "not found")
     if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
         width, height = _readable_size(path)
     return path, width, height
@@ -276,8 +360,11 @@ def _labelled_image(root: Path, candidates: list[Path], width, height) -> tuple[
 
 def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
     """The box clipped to the image; None when nothing of it is left.  ValueError when it is not
-    four finite numbers."""
-    values = [float(v) for v in box]
+    four finite numbers (an integer too large for a float among them)."""
+    try:
+        values = [float(v) for v in box]
+    except OverflowError:
+        raise ValueError("not four finite numbers: one is too large for a float") from None
     if len(values) != 4 or not all(math.isfinite(v) for v in values):
         raise ValueError(f"not four finite numbers: {box!r}")
     x1, y1, x2, y2 = values
@@ -314,19 +401,53 @@ class _Skip(Exception):
     """One image's labels cannot be used; the rest of the set can."""
 
 
+def _label_text(path: Path, errors: str = "strict") -> str:
+    """The text of one photo's label file (UnicodeDecodeError as ``errors`` says); _Skip when it
+    cannot be read (a folder named like a label) or is larger than MAX_LABEL_FILE_BYTES."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_LABEL_FILE_BYTES:
+            raise _Skip(f"{size // _MiB} MB, more than the {MAX_LABEL_FILE_BYTES // _MiB} MB a label file may hold")
+        return path.read_text(encoding="utf-8", errors=errors)
+    except OSError as exc:
+        raise _Skip(f"cannot be read ({_reason(exc, path)})") from None
+
+
+def _check_box_count(count: int) -> None:
+    """_Skip when one photo has more boxes than MAX_BOXES_PER_IMAGE."""
+    if count > MAX_BOXES_PER_IMAGE:
+        raise _Skip(f"{count} boxes, more than the {MAX_BOXES_PER_IMAGE} read for one photo")
+
+
+def _parse_json(text: str):
+    """JSON text as data; _Skip saying why when Python cannot read it: bad syntax, nesting too
+    deep for its recursion, or an integer of more than 4300 digits (a plain ValueError)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _Skip(f"not valid JSON ({exc})") from None
+    except RecursionError:
+        raise _Skip("not valid JSON (nested too deeply)") from None
+    except ValueError:
+        raise _Skip("not valid JSON (a number of thousands of digits)") from None
+
+
 def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> LabelledImage:
     try:
-        data = json.loads(label_path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        text = _label_text(label_path)
+    except UnicodeDecodeError as exc:
         raise _Skip(f"not valid JSON ({exc})") from None
+    data = _parse_json(text)
     if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
         raise _Skip("expected an object with a 'tiles' list")
+    _check_box_count(len(data["tiles"]))
     image_name = str(data.get("image") or label_path.with_suffix(".jpg").name)
     candidates = [root / "images" / image_name, label_path.parent / image_name, root / image_name]
     try:
+        _check_image_name(image_name)
         image_path, width, height = _labelled_image(root, candidates, data.get("width"), data.get("height"))
     except _Skip as skip:
-        raise _Skip(f"image {image_name}: {skip}") from None
+        raise _Skip(f"image {_shown(image_name)}: {skip}") from None
     tiles, outside = [], 0
     for k, tile in enumerate(data["tiles"]):
         try:
@@ -337,7 +458,8 @@ def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> Label
         if code not in _VALID_CODES:
             mapped = tile_code_for_name(code)
             if mapped is None:
-                warnings.append(f"{_relname(root, label_path)}: tile {k} has unknown code {code!r}; left out")
+                warnings.append(f"{_relname(root, label_path)}: tile {k} has unknown code {_shown(code, quote=True)}; "
+                                "left out")
                 continue
             code = mapped
         if box is None:
@@ -357,8 +479,10 @@ def _readable_size(path: Path) -> tuple[int, int]:
 
 
 def _find_yaml(root: Path) -> Path | None:
+    """The set's data.yaml (or another yaml file), at its top or one folder down; a folder
+    named like one is not it."""
     for pattern in ("data.yaml", "data.yml", "dataset.yaml", "*.yaml", "*.yml"):
-        found = sorted(root.glob(pattern)) or sorted(root.glob(f"*/{pattern}"))
+        found = [p for p in sorted(root.glob(pattern)) + sorted(root.glob(f"*/{pattern}")) if _is_file(p)]
         if found:
             return found[0]
     return None
@@ -393,7 +517,7 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
             continue
         images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
     for name, count in sorted(unmapped_used.items()):
-        warnings.append(f"class {name!r} does not name a tile; its {count} boxes were left out")
+        warnings.append(f"class {_shown(name, quote=True)} does not name a tile; its {count} boxes were left out")
     return LabelSet(root, "yolo", images, warnings)
 
 
@@ -406,7 +530,12 @@ def _read_yolo_label(root: Path, label_path: Path, codes: list, names: list[str]
     if not _inside(root, label_path):
         raise _Skip(f"its label file {label_path.name} lies outside the set's folder")
     where = _relname(root, label_path)
-    for line_no, line in enumerate(label_path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    try:
+        lines = _label_text(label_path, errors="replace").splitlines()
+        _check_box_count(sum(1 for line in lines if line.strip()))
+    except _Skip as skip:
+        raise _Skip(f"{where}: {skip}") from None
+    for line_no, line in enumerate(lines, 1):
         fields = line.split()
         if not fields:
             continue
@@ -444,16 +573,16 @@ def _read_yolo_label(root: Path, label_path: Path, codes: list, names: list[str]
 def _coco_files(root: Path) -> list[Path]:
     found = []
     for path in sorted(root.rglob("*.json")):
-        if path.stat().st_size > 200 * 1024 * 1024:
-            continue
         try:
+            if path.stat().st_size > 200 * 1024 * 1024:
+                continue
             head = path.read_text(encoding="utf-8", errors="replace")[:4096]
         except OSError:
             continue
         if '"images"' in head or '"annotations"' in head or '"categories"' in head or '"info"' in head:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-            except (json.JSONDecodeError, UnicodeDecodeError):
+            except (ValueError, RecursionError):  # bad JSON or UTF-8, too deep, too many digits
                 continue
             if isinstance(data, dict) and {"images", "annotations", "categories"} <= data.keys():
                 found.append(path)
@@ -474,8 +603,8 @@ def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
             for ann in data["annotations"]:
                 by_image.setdefault(int(ann["image_id"]), []).append(ann)
             entries = [(int(i["id"]), str(i["file_name"]), i.get("width"), i.get("height")) for i in data["images"]]
-        except (KeyError, TypeError, ValueError) as exc:
-            warnings.append(f"{name}: malformed COCO ({type(exc).__name__}: {exc}); skipped")
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
+            warnings.append(f"{name}: malformed COCO ({type(exc).__name__}: {_shown(str(exc))}); skipped")
             continue
         codes = {cid: tile_code_for_name(label) for cid, label in categories.items()}
         for image_id, file_name, width, height in entries:
@@ -484,16 +613,18 @@ def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
                     root, coco_path, file_name, width, height, by_image.get(image_id, []), codes, categories,
                     unmapped_used, warnings)
             except _Skip as skip:
-                warnings.append(f"{name}: image {file_name}: {skip}; skipped")
+                warnings.append(f"{name}: image {_shown(file_name)}: {skip}; skipped")
                 continue
             images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
     for label, count in sorted(unmapped_used.items()):
-        warnings.append(f"category {label!r} does not name a tile; its {count} boxes were left out")
+        warnings.append(f"category {_shown(label, quote=True)} does not name a tile; its {count} boxes were left out")
     return LabelSet(root, "coco", images, warnings)
 
 
 def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height, annotations: list,
                      codes: dict, categories: dict, unmapped_used: dict[str, int], warnings: list[str]):
+    _check_box_count(len(annotations))
+    _check_image_name(file_name)
     candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
                   root / "images" / file_name]
     image_path, width, height = _labelled_image(root, candidates, width, height)
@@ -503,8 +634,9 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
             x, y, w, h = (float(v) for v in ann["bbox"])
             cid = int(ann["category_id"])
             box = _clip_box((x, y, x + w, y + h), width, height)
-        except (KeyError, TypeError, ValueError):
-            raise _Skip(f"annotation {ann.get('id') if isinstance(ann, dict) else ann!r} needs a bbox of four "
+        except (KeyError, TypeError, ValueError, OverflowError):
+            which = ann.get("id") if isinstance(ann, dict) else repr(ann)
+            raise _Skip(f"annotation {_shown(str(which))} needs a bbox of four "
                         "finite numbers and a category_id") from None
         code = codes.get(cid)
         if code is None:
@@ -516,7 +648,8 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
         else:
             tiles.append(LabelledTile(box, code))
     if outside:
-        warnings.append(_outside_warning(f"{_relname(root, coco_path)}: image {file_name}", outside, width, height))
+        warnings.append(_outside_warning(f"{_relname(root, coco_path)}: image {_shown(file_name)}", outside, width,
+                                         height))
     return image_path, width, height, tiles
 
 

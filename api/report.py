@@ -76,9 +76,22 @@ def worst_image_urls(outcomes: list[ImageOutcome], paths: dict[str, Path], limit
         except Exception:  # noqa: BLE001 - an unreadable image is listed without its picture
             drawn.append((outcome, ""))
             continue
-        picture = draw_errors(image, outcome.truth, outcome.predicted, outcome.pairs, outcome.missed, outcome.extra)
+        picture = draw_errors(image, _on_image(outcome.truth, image), _on_image(outcome.predicted, image),
+                              outcome.pairs, outcome.missed, outcome.extra)
         drawn.append((outcome, encode_data_url(picture, max_side=900, quality=80)))
     return drawn
+
+
+def _on_image(boxes: list[tuple], image: np.ndarray) -> list[tuple]:
+    """(box, code) pairs with each box clipped to the photo: a label may give any size for its
+    photo and boxes to match (10**13 pixels), and OpenCV draws only coordinates that fit an int."""
+    height, width = image.shape[:2]
+
+    def clip(value: float, limit: int) -> float:
+        return min(max(float(value), 0.0), float(limit))
+
+    return [((clip(x1, width), clip(y1, height), clip(x2, width), clip(y2, height)), code)
+            for (x1, y1, x2, y2), code in boxes]
 
 
 def check_picture_urls(report: dict, paths: dict[str, Path]) -> list[str]:

@@ -266,6 +266,10 @@ def _limit_threads() -> None:
 
 
 def _describe(exc: BaseException) -> str:
+    """An error of one image in words; an OSError names its file by its name alone, not by the
+    path where the set lies on the machine (a scratch folder of the web service)."""
+    if isinstance(exc, OSError) and exc.strerror and isinstance(exc.filename, (str, bytes, os.PathLike)):
+        return f"{exc.strerror}: {Path(os.fsdecode(exc.filename)).name}"
     message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     code = getattr(exc, "code", None)
     return f"{code}: {message}" if isinstance(code, str) else message
