@@ -125,7 +125,7 @@ TableOrTables = Union[Table, Annotated[list[Table], Field(min_length=1, max_leng
                422: {"model": ErrorBody, "description": "the table is not valid (the rules engine's error code)"},
                413: {"model": ErrorBody, "description": "body over the size limit"}},
 )
-async def score(tables: Annotated[TableOrTables, Body()]):
+def score(tables: Annotated[TableOrTables, Body()]):
     """Score a table, or a list of tables, in the vectors.json case format (RULES.md 0.2).
 
     One table: its result as ``mjscore score`` prints it, or 422 ``{code, message}`` when the rules
@@ -134,6 +134,8 @@ async def score(tables: Annotated[TableOrTables, Body()]):
     """
     from scoring import score_table
 
+    # a plain function: FastAPI runs it in its thread pool, so a list of 200 tables being scored
+    # does not hold up the event loop (and every other request) meanwhile
     if isinstance(tables, list):
         return [score_table(t.to_case()) for t in tables]
     result = score_table(tables.to_case())

@@ -79,6 +79,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _STATUS_CODES.get(exc.status_code, "http-error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("-", " ")
+        if message == "There was an error parsing the body":  # FastAPI's words for a body json.loads refused
+            code, message = "invalid-json", ("the body could not be read as JSON: it is not UTF-8 text, "
+                                             "or it is nested too deeply")
         return error_response(exc.status_code, code, message, getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)

@@ -7,14 +7,18 @@ pin down the JSON types and let every extra field through.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Seat = Literal["E", "S", "W", "N"]
 Ruleset = Literal["pung-chow", "pung-chow-limit", "classical"]
 WinBy = Literal["self-draw", "discard", "loose-tile", "robbing-kong", "original-hand"]
-TileText = Union[str, list[str]]
+#: tiles as an MPSZ string or a list of codes, at most a few times what any hand holds (18 tiles
+#: with four kongs, 8 flowers and seasons): a hand of 100,000 tiles is refused by its size before
+#: the engine reads it, and its error message cannot repeat megabytes back
+TileText = Union[Annotated[str, StringConstraints(max_length=120)],
+                 Annotated[list[Annotated[str, StringConstraints(max_length=8)]], Field(max_length=40)]]
 
 
 class Meld(BaseModel):
@@ -30,9 +34,9 @@ class Hand(BaseModel):
     winner: bool = False
     concealed: TileText = Field("", description="every hidden tile; for the winner including the winning tile")
     melds: list[Meld] = Field(default_factory=list, max_length=8)
-    winning_tile: Optional[str] = None
+    winning_tile: Optional[Annotated[str, StringConstraints(max_length=8)]] = None
     win_by: Optional[str] = Field(None, description="self-draw, discard, loose-tile, robbing-kong, original-hand")
-    flags: list[str] = Field(default_factory=list, max_length=10)
+    flags: list[Annotated[str, StringConstraints(max_length=40)]] = Field(default_factory=list, max_length=10)
     bonus_tiles: TileText = ""
 
 
@@ -62,6 +66,8 @@ class Table(BaseModel):
             ]
         },
     )
+    id: Union[Annotated[str, StringConstraints(max_length=200)], int, None] = Field(
+        None, description="your name for the table, given back with its result")
     ruleset: str = Field(description="pung-chow, pung-chow-limit or classical")
     seat_wind: Optional[str] = None
     round_wind: Optional[str] = None

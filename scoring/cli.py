@@ -35,6 +35,12 @@ def run(args: argparse.Namespace) -> int:
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {err}"}}))
         return 2
+    except RecursionError:
+        print(json.dumps({"error": {"code": "invalid-json", "message": "not valid JSON: nested too deeply"}}))
+        return 2
+    except ValueError as err:  # a number of thousands of digits (Python's limit on int conversion)
+        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {err}"}}))
+        return 2
     cases = data if isinstance(data, list) else [data]
     if args.explain:
         print("\n\n".join(explain(c) for c in cases))

@@ -166,3 +166,22 @@ def test_validate_endpoint_with_the_real_recogniser(client):
     assert report["images"] == 1 and report["tiles"] == len(TRUTH["tiles"])
     assert report["recall"] is not None and report["recall"] > 0.5
     assert report["images_failed"] == 0
+
+
+@pytest.mark.parametrize("tile", ["0m", "10p", "123m"])
+def test_photo_score_names_a_winning_tile_that_is_no_tile(client, tile):
+    """The photo is read either way: a winning tile written wrong is the table's error, named."""
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"winner": "W", "winning_tile": tile, "annotate": "false",
+                                 "flags": "last-tile,last-tile"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["case"] is None and body["result"]["error"]["code"] == "unknown-tile"
+    assert repr(tile) in body["result"]["error"]["message"] and body["recognition"]["tiles"]
+
+
+def test_photo_score_says_a_flag_once(client):
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"flags": "last-tile, last-tile,last-tile", "annotate": "false"})
+    assert response.json()["case"]["hands"][0]["flags"] == ["last-tile"] or any(
+        h["flags"] == ["last-tile"] for h in response.json()["case"]["hands"] if h["winner"])

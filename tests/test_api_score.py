@@ -78,3 +78,31 @@ def test_openapi_documents_every_endpoint(client):
     for path in ("/api/v1/score", "/api/v1/recognize", "/api/v1/photo/score", "/api/v1/validate", "/healthz"):
         assert path in paths
     assert client.get("/docs").status_code == 200
+
+
+def test_bodies_far_beyond_any_table_are_refused_briefly(client):
+    """A hand of 100,000 tiles is refused by its size before the engine reads it, in a short
+    message; an id nested hundreds deep is refused (it is given back with the result, and could
+    not be); a body that is not UTF-8, or nested past the JSON reader's depth, is named so."""
+    case = next(c for c in VECTORS if "error" not in c["expected"] and "score" in c["expected"])
+    huge = json.loads(json.dumps(case))
+    huge["hands"][0]["concealed"] = "1" * 100_000 + "m"
+    response = client.post("/api/v1/score", json=huge)
+    assert response.status_code == 422 and "at most 120 characters" in response.json()["message"]
+    assert len(response.text) < 1000
+    deep = {**case, "id": json.loads("[" * 256 + "]" * 256)}
+    response = client.post("/api/v1/score", json=deep)
+    assert response.status_code == 422 and "id" in response.json()["message"]
+    assert client.post("/api/v1/score", json={**case, "id": 7}).json()["id"] == 7
+    for body in (b"[" * 5000 + b"]" * 5000, '{"ruleset": "caf\xe9"}'.encode("latin-1")):
+        response = client.post("/api/v1/score", content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 400 and response.json()["code"] == "invalid-json", response.text
+
+
+def test_scoring_runs_off_the_event_loop():
+    """The score endpoint is a plain function, which FastAPI runs in its thread pool: a long list
+    of tables being scored does not hold up every other request (a /healthz waited 6 s)."""
+    import inspect
+
+    endpoint = next(r.endpoint for r in app.routes if getattr(r, "path", "") == "/api/v1/score")
+    assert not inspect.iscoroutinefunction(endpoint)

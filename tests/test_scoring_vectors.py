@@ -103,3 +103,13 @@ def test_cli_score_loads_neither_opencv_nor_onnxruntime():
 def test_bundled_vectors_match_shared_copy():
     shared = shared_path("rules/vectors.json", "the bundled vectors compared with ../shared's")
     assert json.loads(shared.read_text()) == VECTORS
+
+
+@pytest.mark.parametrize("text, words", [("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+                                         ('{"id": ' + "9" * 5000 + "}", "digits")])
+def test_cli_refuses_json_it_cannot_read_without_a_traceback(text, words):
+    out = subprocess.run([sys.executable, "-m", "api.cli", "score", "-"], cwd=REPO, input=text,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    error = json.loads(out.stdout)["error"]
+    assert error["code"] == "invalid-json" and words in error["message"]

@@ -3,7 +3,7 @@ how) into one case in the vectors.json format, ready for scoring.score_table."""
 
 from __future__ import annotations
 
-from scoring.tiles import parse_tiles
+from scoring.tiles import TileError, parse_tiles
 
 from vision.complete import complete_winner
 from vision.hands import SEAT_NAMES, SEATS
@@ -68,7 +68,7 @@ def build_case(recognition, context: dict | None = None) -> dict:
         round_wind = "E"
     elif round_wind not in SEATS:
         raise CaseError("invalid-seat", f"round wind {round_wind!r} is not one of E, S, W, N")
-    flags = list(context.get("flags") or [])
+    flags = list(dict.fromkeys(context.get("flags") or []))  # a flag said twice is said once
     hands = []
     for seat in SEATS:
         if seat not in seats:
@@ -82,7 +82,12 @@ def build_case(recognition, context: dict | None = None) -> dict:
                 raise CaseError("no-winning-tile",
                                 f"which tile won {SEAT_NAMES[seat]} the hand? Lay it sideways at the "
                                 f"end of the concealed tiles or give it (--winning-tile / the winning_tile field)")
-            parse_tiles(winning)
+            try:
+                if len(parse_tiles(winning)) != 1:
+                    raise TileError(f"{winning!r} is not one tile")
+            except TileError as exc:
+                raise CaseError("unknown-tile", f"the winning tile {winning!r} is not a tile: {exc} "
+                                                "(write it as 5p, 1z or 7z)") from None
         hands.append({
             "seat": seat,
             "winner": is_winner,
