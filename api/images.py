@@ -87,6 +87,10 @@ def open_header(data: bytes) -> Image.Image:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         if vision_io.looks_like_heic(data) and not heic_supported():
             raise ApiError(415, "unsupported-media-type", _NO_HEIC)
+        kind = vision_io.image_signature(data)
+        if kind:  # a JPEG, PNG, WebP, BMP or HEIC by its first bytes, broken in its header
+            raise ApiError(400, "corrupt-image", f"the image starts as a {kind} but is truncated or corrupt in its "
+                                                 "header; send the photo again, or another copy of it")
         raise ApiError(
             415, "not-an-image", f"the upload is not a readable image; send a {accepted_formats()} photo"
         )

@@ -66,6 +66,14 @@ READER_LOOKS = ((0.9, 0, 0), (1.1, 0, 0), (1.0, 3, 3), (1.0, -3, -3), (1.0, 3, -
 MAIN_LOOK_AGAIN = 0.5
 MAIN_LOOKS = ((0.9, 0.0, 0.0), (1.1, 0.0, 0.0), (1.0, 0.04, 0.04), (1.0, -0.04, -0.04), (1.0, 0.04, -0.04),
               (1.0, -0.04, 0.04))
+#: at most this many crops of one call are read again as MAIN_LOOKS say, and at most
+#: MAX_READER_LOOKS images of each of the reader's runs as READER_LOOKS say, the least sure first.  The looks multiply the
+#: work (a crop looked at again costs 13 main readings, each of which the reader may read 14
+#: times over), and in a photo whose tiles are a few pixels wide nearly every crop is unsure: a
+#: 400x300 table took 5 s, four tables in one 800x600 photo 35 s.  Table photos need far fewer
+#: (COUNTS), so their readings are unchanged by the caps.
+MAX_MAIN_LOOKS = 32
+MAX_READER_LOOKS = 192
 #: Crops sent to the network per run; 64 is the benchmarked sweet spot on two cores.
 BATCH_SIZE = 64
 
@@ -154,6 +162,16 @@ class _OnnxNet:
         return out
 
 
+def _least_sure(rows: np.ndarray, probabilities: np.ndarray, cap: int) -> np.ndarray:
+    """`rows` (ascending), or the `cap` of them read with the least confidence, still ascending."""
+    if len(rows) <= cap:
+        return rows
+    if cap <= 0:
+        return rows[:0]
+    order = np.argsort(probabilities[rows].max(axis=1), kind="stable")
+    return np.sort(rows[order[:cap]])
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     z = z.astype(np.float64)
     z -= z.max(axis=1, keepdims=True)
@@ -193,20 +211,22 @@ class TileClassifier:
         """Raw main-network output for an already preprocessed N x C x H x W float32 batch."""
         return self._main.logits(batch)
 
-    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE, looks: bool = True) -> np.ndarray:
         """N x len(classes) probabilities for `crops` (main model, bonus tiles re-read).  A crop
         read with less than `second_look` confidence is read again turned 180 degrees (the model
         knows both ways up) and the two readings are averaged; one still read as a suit or honour
-        tile with less than MAIN_LOOK_AGAIN is read again as MAIN_LOOKS cut it."""
+        tile with less than MAIN_LOOK_AGAIN is read again as MAIN_LOOKS cut it.  `looks` False:
+        no crop is cut again, by either network (tiles too small to read: vision.recognize)."""
         crops = self._check(crops)
         read: dict[int, np.ndarray] = {}  # crop index -> the bonus reader's reading of it
-        out = self._two_stage(crops, list(range(len(crops))), read, batch_size)
+        out = self._two_stage(crops, list(range(len(crops))), read, batch_size, looks)
         unsure = np.nonzero(out.max(axis=1) < self.second_look)[0]
         if len(unsure):
             turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure]
-            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, list(unsure), read, batch_size))
+            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, list(unsure), read, batch_size, looks))
             now = out[unsure]
-            still = unsure[(now.max(axis=1) < MAIN_LOOK_AGAIN) & (now[:, self._is_bonus].sum(axis=1) < 0.5)]
+            still = _least_sure(unsure[(now.max(axis=1) < MAIN_LOOK_AGAIN) & (now[:, self._is_bonus].sum(axis=1) < 0.5)],
+                                out, MAX_MAIN_LOOKS if looks else 0)
             if len(still):
                 out[still] = self._looked_again(crops, still, out[still], read, batch_size)
         return out
@@ -225,7 +245,7 @@ class TileClassifier:
         return (readings + q.reshape(len(rows), 2 * len(MAIN_LOOKS), -1).sum(axis=1)) / (1 + 2 * len(MAIN_LOOKS))
 
     def _two_stage(self, crops: list[np.ndarray], ids: list[int], read: dict[int, np.ndarray],
-                   batch_size: int) -> np.ndarray:
+                   batch_size: int, looks: bool = True) -> np.ndarray:
         """Main-network probabilities with the bonus share given out by the reader.  `ids` name
         the crops in `read`, the reader's readings so far: a reading is of both ways up, so a
         turned crop (the second look) takes its upright one's and the reader runs once a crop."""
@@ -236,14 +256,14 @@ class TileClassifier:
             new = [r for r in rows if ids[r] not in read]
             if new:
                 images = np.stack([to_input_image(crops[r], self._bonus.size) for r in new])
-                for r, reading in zip(new, self._read_bonus(images, batch_size)):
+                for r, reading in zip(new, self._read_bonus(images, batch_size, looks)):
                     read[ids[r]] = reading
             if len(rows):
                 q = np.array([read[ids[r]] for r in rows])
                 out[np.ix_(rows, self._bonus_index)] = bonus_mass[rows, None] * q
         return out
 
-    def _read_bonus(self, images: np.ndarray, batch_size: int) -> np.ndarray:
+    def _read_bonus(self, images: np.ndarray, batch_size: int, looks: bool = True) -> np.ndarray:
         """The bonus reader's probabilities for input images at its size.  Each is read both ways
         up and the readings averaged: a flower's few strokes are easy to mistake one way and not
         the other (held-out style: 73.9% -> 78.1% of flowers and seasons named right by the
@@ -254,7 +274,8 @@ class TileClassifier:
             return q[:len(x)] + q[len(x):]
 
         total = both_ways(images)
-        unsure = np.nonzero(total.max(axis=1) < 2 * READER_LOOK_AGAIN)[0]
+        unsure = _least_sure(np.nonzero(total.max(axis=1) < 2 * READER_LOOK_AGAIN)[0], total,
+                             MAX_READER_LOOKS if looks else 0)
         if len(unsure):  # all the looks in one run: a run of a few images costs almost as much
             extra = both_ways(np.concatenate([looked_again(images[unsure], *look) for look in READER_LOOKS]))
             total[unsure] += extra.reshape(len(READER_LOOKS), len(unsure), -1).sum(axis=0)
@@ -262,9 +283,10 @@ class TileClassifier:
         readings[unsure] += 2 * len(READER_LOOKS)
         return total / readings[:, None]
 
-    def classify(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE) -> list[Prediction]:
-        """Classify upright (or upside-down) BGR uint8 tile crops; one Prediction per crop."""
-        probs = self.probabilities(crops, batch_size)
+    def classify(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE, looks: bool = True) -> list[Prediction]:
+        """Classify upright (or upside-down) BGR uint8 tile crops; one Prediction per crop
+        (`looks`: as in `probabilities`)."""
+        probs = self.probabilities(crops, batch_size, looks)
         preds = []
         for p in probs:
             order = np.argsort(-p)

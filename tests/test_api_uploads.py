@@ -74,6 +74,19 @@ def test_truncated_jpeg_is_refused(client, url):
 
 
 @pytest.mark.parametrize("url", ENDPOINTS)
+def test_a_photo_cut_short_in_its_header_is_corrupt_not_a_stranger(client, url):
+    """A JPEG or WebP cut off inside its header is the photo damaged (400), not some other kind
+    of file (415: it told the user to send a JPEG, which it was)."""
+    jpeg = jpeg_bytes(400, 300)
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), (200, 200, 200)).save(buffer, "WEBP")
+    for name, data, mime in (("t.jpg", jpeg[:40], "image/jpeg"), ("t.webp", buffer.getvalue()[:20], "image/webp")):
+        body = assert_error(client.post(url, files={"image": (name, data, mime)}), 400, "corrupt-image")
+        assert "truncated or corrupt" in body["message"]
+    assert_alive(client)
+
+
+@pytest.mark.parametrize("url", ENDPOINTS)
 def test_png_bomb_is_refused_from_its_header(client, url):
     body = assert_error(client.post(url, files={"image": ("bomb.png", png_bomb(), "image/png")}), 413, "image-too-large")
     assert "900,000,000 pixels" in body["message"]

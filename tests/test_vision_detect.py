@@ -4,6 +4,7 @@ concealed kong, an empty table, and a few real hust-riichi photos when ../shared
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,6 +20,7 @@ from vision.pyramid import Pyramid
 from vision.io import load_image
 
 SIZE = (1024, 768)
+EXAMPLE = Path(__file__).resolve().parents[1] / "api" / "static" / "example.jpg"
 
 
 def _iou(a, b):
@@ -234,6 +236,40 @@ def _box_quad(cx, cy, w, h):
                               [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32))
 
 
+def test_finds_far_apart_are_not_compared_and_the_answer_is_the_same():
+    """detect._uncovered asks _covered only of the finds within reach: the same finds come out
+    as asking every pair, for touching, overlapping, turned and distant finds alike."""
+    from vision.detect import _covered, _uncovered
+    from vision.quad import TileQuad
+
+    rng = np.random.default_rng(3)
+
+    def turned_quad():
+        cx, cy, w, h, a = *rng.uniform(0, 400, 2), *rng.uniform(8, 60, 2), rng.uniform(0, np.pi)
+        c, s = np.cos(a), np.sin(a)
+        pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) @ [[c, s], [-s, c]]
+        return TileQuad((pts + [cx, cy]).astype(np.float32))
+
+    for _ in range(20):
+        others = [turned_quad() for _ in range(30)]
+        finds = [turned_quad() for _ in range(30)] + [TileQuad(o.corners + 2) for o in others[:5]]
+        assert _uncovered(finds, others) == [q for q in finds if not _covered(q, others)]
+    assert _uncovered([], others) == [] and _uncovered(finds, []) == finds
+
+
+def test_a_photo_of_tiles_too_small_to_read_says_so_first():
+    """The example table shrunk to 400x300 (tiles under 8 pixels wide): read without the looks
+    again at unsure crops (which took seconds and read fewer right), and the first warning says
+    the tiles are too small to read and what to do."""
+    from vision.recognize import TINY_TILE_PX
+
+    small = cv2.resize(cv2.imread(str(EXAMPLE)), (400, 300), interpolation=cv2.INTER_AREA)
+    rec = recognize(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    assert len(rec.tiles) >= 50
+    assert rec.warnings[0].startswith("tiles are about 8 pixels wide in this photo, too small to read reliably")
+    assert f"at least {TINY_TILE_PX:.0f} are needed" in rec.warnings[0]
+
+
 def test_a_tile_two_overlapping_looks_found_is_kept_once(monkeypatch):
     """Two closer looks whose boxes overlap both find a tile, each a few pixels off, and each
     find lies deeper in the other's box: one of them is kept (before 2026-11-26 both were
@@ -411,6 +447,10 @@ def test_flowers_read_from_small_tiles_bring_a_warning():
         "check them, or send the photo at the camera's full resolution or taken closer"]
     assert _small_tiles(big, with_flower) == []
     assert _small_tiles(small, ["1m"] * 14) == []
+    tiny = [_box_quad(100 + 12 * k, 100, 8, 11) for k in range(14)]
+    assert _small_tiles(tiny, ["1m"] * 14) == [
+        "tiles are about 8 pixels wide in this photo, too small to read reliably (at least 12 are needed): "
+        "send the photo at the camera's full resolution or taken closer"]
     rng = np.random.default_rng(5)
     table = next(t for t in (make_table(rng, SIZE) for _ in range(20)) if any(x["code"].startswith("f") for x in t.tiles))
     rec = recognize(table.image, classifier=TruthClassifier(table.tiles))

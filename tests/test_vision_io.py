@@ -217,3 +217,18 @@ def test_big_png_and_webp_are_shrunk_as_big_jpegs_are(fmt, orientation):
     assert scale == 2.0 and img.shape == (upright.shape[0] // 2, upright.shape[1] // 2, 3)
     halved = cv2.resize(upright, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
     assert np.abs(img.astype(int) - halved.astype(int)).max() <= 2
+
+
+def test_a_damaged_heic_is_a_corrupt_image():
+    """pillow-heif raises EOFError on a torn HEIC: it is a damaged photo like any other (it was
+    an unhandled error: 500 from the API, and `mjscore recognize` stopped at it)."""
+    import vision.io  # registers pillow-heif (the test extra installs it)
+
+    assert vision.io.HEIC
+    buffer = io.BytesIO()
+    Image.fromarray(_patterned(320, 240)).save(buffer, "HEIF")
+    data = bytearray(buffer.getvalue())
+    data[data.find(b"mdat") + 4] ^= 0x8A
+    with pytest.raises(ImageError) as err:
+        load_image(bytes(data))
+    assert err.value.code == "corrupt" and "damaged" in err.value.message

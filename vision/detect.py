@@ -572,8 +572,8 @@ def _with_finds_missed(found: list[TileQuad], whole: list[TileQuad]) -> list[Til
     if not found:
         return whole
     med = float(np.median([q.width * q.height for q in found]))
-    return found + [q for q in whole if not _covered(q, found)
-                    and REGION_FIND_AREA[0] * med <= q.width * q.height <= REGION_FIND_AREA[1] * med]
+    return found + [q for q in _uncovered(whole, found)
+                    if REGION_FIND_AREA[0] * med <= q.width * q.height <= REGION_FIND_AREA[1] * med]
 
 
 def _first_finds_missed(first: list[TileQuad], later: list[TileQuad]) -> list[TileQuad]:
@@ -626,6 +626,29 @@ def _covered(q: TileQuad, others: list[TileQuad]) -> bool:
     return any(_same_tile(q, o) or quad_overlap(q, o) > 0.3 * q.width * q.height for o in others)
 
 
+def _reach(quads: list[TileQuad]) -> tuple[np.ndarray, np.ndarray]:
+    """(centres, radii): each quad lies within its radius of its centre (its farthest corner)."""
+    centres = np.array([q.center for q in quads], np.float64).reshape(-1, 2)
+    corners = np.array([q.corners for q in quads], np.float64).reshape(-1, 4, 2)
+    return centres, np.linalg.norm(corners - centres[:, None], axis=2).max(axis=1)
+
+
+def _uncovered(finds: list[TileQuad], others: list[TileQuad]) -> list[TileQuad]:
+    """The finds not _covered by `others`: the same test, asked only of the others whose reach
+    meets the find's (two quads farther apart overlap nowhere and are no one tile), so a look
+    over a photo of hundreds of tiles does not test every pair."""
+    if not finds or not others:
+        return list(finds)
+    centres, radii = _reach(others)
+    own_c, own_r = _reach(finds)
+    out = []
+    for q, c, r in zip(finds, own_c, own_r):
+        near = np.nonzero(np.hypot(*(centres - c).T) <= r + radii)[0]
+        if not _covered(q, [others[j] for j in near]):
+            out.append(q)
+    return out
+
+
 class BoxFinds(NamedTuple):
     """What a look along a box adds: new tiles, and the known finds they replace (each one
     find of several touching tiles run together)."""
@@ -652,10 +675,10 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     found: list[TileQuad] = []
     for k in BOX_LOOK_SIZES:
         scale = min(k * TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
-        found += [q for q in without_specks(_look_in(loc, pyr, scale, [list(box)])) if not _covered(q, found)]
+        found += _uncovered(without_specks(_look_in(loc, pyr, scale, [list(box)])), found)
     replaced = _run_together(found, known)
     standing = [k for k in known if not any(k is r for r in replaced)]
-    found = [q for q in found if not _covered(q, standing)]
+    found = _uncovered(found, standing)
     if not found:
         return BoxFinds([], [])
     ids = {id(k) for k in standing}
@@ -666,7 +689,7 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     # stands, and a lone one of them lying over it goes
     kept_whole = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2]
     replaced = [r for r in replaced if not any(r is k for k in kept_whole)]
-    return BoxFinds([q for q in found if not _covered(q, kept_whole)], replaced)
+    return BoxFinds(_uncovered(found, kept_whole), replaced)
 
 
 #: a known find is touching tiles run together when at least two finds of a look along its row
@@ -692,9 +715,13 @@ def _run_together(found: list[TileQuad], known: list[TileQuad]) -> list[TileQuad
         return []
     areas = np.array([k.width * k.height for k in known])
     centres = np.array([k.center for k in known])
+    found_centres = np.array([q.center for q in found], np.float64).reshape(-1, 2)
+    _, radii = _reach(known)
     out = []
     for i, k in enumerate(known):
-        inside = [q for q in found if _inside_quad(q, k)]
+        # a centre inside k lies within k's reach of k's centre: only those are asked
+        near = np.nonzero(np.hypot(*(found_centres - centres[i]).T) <= radii[i])[0]
+        inside = [found[j] for j in near if _inside_quad(found[j], k)]
         if len(inside) < 2:
             continue
         sizes = np.array([q.width * q.height for q in inside])

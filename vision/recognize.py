@@ -50,6 +50,11 @@ MIN_TILE_SIDE = 6.0
 #: 82.6% of flowers and seasons right at 24.5 pixels, 89.2% at 29.8, 96.0% at 37.2, 97.4% at
 #: 47.6 and 100% at 73 (suit and honour tiles 99.5-100% at every size; run of 2026-11-27)
 SMALL_TILE_PX = 40.0
+#: tiles narrower than this carry too few pixels to be read reliably at all: the bundled example
+#: table shrunk until its tiles were 7.7 pixels wide read 36 of its 56 tiles right (and took
+#: seconds, nearly every reading unsure), at 9.7 pixels 53, at 11.7 pixels 55, at 14.6 all 56
+#: (scratch run, forty-third session)
+TINY_TILE_PX = 12.0
 #: a photo with fewer finds than a hand holds, small for the photo and read at their median with
 #: less confidence than NO_TILES_CONFIDENCE, shows no tiles: an empty tray's weave or a page of
 #: pictures gives a few small shapes the classifier cannot read.  Chosen on the hust-riichi TRAIN
@@ -220,7 +225,10 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         # a blurred photo explains the warnings about its tiles, so it comes first
         faces = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
         blur = _blurred(img, faces)
-        warnings = blur + warnings + _small_tiles(layout.quads, [r.code for r in reads])
+        small = _small_tiles(layout.quads, [r.code for r in reads])
+        # tiles too small to read explain the warnings about them, as a blur does
+        tiny = [w for w in small if "too small to read" in w]
+        warnings = blur + tiny + warnings + [w for w in small if w not in tiny]
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
@@ -277,23 +285,24 @@ def _read(clf, img: np.ndarray, scale: float, quads: list[TileQuad], layout,
     if not crops:
         return layout, []
     clf = clf if clf is not None else _classifier()
-    preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads])
-    preds = _turned_looks(clf, img, scale, layout.quads, preds)
+    tiny = _median_width(layout.quads) < TINY_TILE_PX
+    preds = _classify(clf, crops, [q.scaled(scale) for q in layout.quads], tiny)
+    preds = _turned_looks(clf, img, scale, layout.quads, preds, tiny)
     ends = missed_kong_ends(img, layout, [p.code for p in preds], quads, lambda crops, qs: _classify(
-        clf, crops, [q.scaled(scale) for q in qs]))
+        clf, crops, [q.scaled(scale) for q in qs], tiny))
     if ends:
         before, layout = layout.quads, group_tiles(quads + ends)
         again = [i for i, q in enumerate(layout.quads)
                  if i >= len(before) or not np.array_equal(q.corners, before[i].corners)]
         more = _classify(clf, [upright_crop(img, layout.quads[i]) for i in again],
-                         [layout.quads[i].scaled(scale) for i in again])
+                         [layout.quads[i].scaled(scale) for i in again], tiny)
         preds = preds + [None] * len(ends)
         for i, p in zip(again, more):
             preds[i] = p
     return layout, preds
 
 
-def _turned_looks(clf, img: np.ndarray, scale: float, quads: list[TileQuad], preds) -> list:
+def _turned_looks(clf, img: np.ndarray, scale: float, quads: list[TileQuad], preds, tiny: bool = False) -> list:
     """The predictions, with each nearly square tile read unsurely (TURNED_LOOK_BELOW) read again
     a quarter turned: its outline cannot tell which way up it lies, and its face can.  The turned
     reading is taken when it is TURNED_LOOK_GAIN times as confident and TURNED_LOOK_SURE at
@@ -304,7 +313,7 @@ def _turned_looks(clf, img: np.ndarray, scale: float, quads: list[TileQuad], pre
     if not which:
         return preds
     turned = [quads[i].rotated(1) for i in which]
-    again = _classify(clf, [upright_crop(img, q) for q in turned], [q.scaled(scale) for q in turned])
+    again = _classify(clf, [upright_crop(img, q) for q in turned], [q.scaled(scale) for q in turned], tiny)
     out = list(preds)
     for i, p in zip(which, again):
         if float(p.confidence) >= max(TURNED_LOOK_SURE, TURNED_LOOK_GAIN * float(preds[i].confidence)):
@@ -366,12 +375,16 @@ def _unreadable_finds(preds, quads: list[TileQuad], shape: tuple[int, ...]) -> s
 
 
 def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
-    """A warning when flowers or seasons were read from tiles under SMALL_TILE_PX wide: their
-    marks are the first misread at that size, and a bigger photo is the cure."""
-    if not any(c in BONUS for c in codes):
+    """A warning when the tiles are under TINY_TILE_PX wide, too small to read reliably, or when
+    flowers or seasons were read from tiles under SMALL_TILE_PX wide: their marks are the first
+    misread at that size.  A bigger photo is the cure either way."""
+    if not quads:
         return []
-    width = float(np.median([min(q.width, q.height) for q in quads]))
-    if width >= SMALL_TILE_PX:
+    width = _median_width(quads)
+    if width < TINY_TILE_PX:
+        return [f"tiles are about {width:.0f} pixels wide in this photo, too small to read reliably (at least "
+                f"{TINY_TILE_PX:.0f} are needed): send the photo at the camera's full resolution or taken closer"]
+    if not any(c in BONUS for c in codes) or width >= SMALL_TILE_PX:
         return []
     return [f"tiles are about {width:.0f} pixels wide in this photo, small for the marks of flowers "
             "and seasons: check them, or send the photo at the camera's full resolution or taken closer"]
@@ -388,12 +401,24 @@ def _blurred(img: np.ndarray, quads: list[TileQuad]) -> list[str]:
             "the camera still"]
 
 
-def _classify(classifier, crops, quads):
+def _classify(classifier, crops, quads, tiny: bool = False):
     """Classifiers that want the tile positions too (ground-truth stand-ins in tests and
-    benchmarks) offer classify_quads; a real classifier sees only the crops."""
+    benchmarks) offer classify_quads; a real classifier sees only the crops.  `tiny`: the tiles
+    are under TINY_TILE_PX wide, where the bundled classifier's looks again at unsure crops (cut
+    a dozen ways more) add nothing but time: nearly every crop is unsure (a 400x300 table took 5 s)."""
     if hasattr(classifier, "classify_quads"):
         return classifier.classify_quads(crops, quads)
+    if tiny:
+        from models.classifier import TileClassifier
+
+        if isinstance(classifier, TileClassifier):
+            return classifier.classify(crops, looks=False)
     return classifier.classify(crops)
+
+
+def _median_width(quads: list[TileQuad]) -> float:
+    """The tiles' median shorter side, in pixels of the decoded photo (0 for none)."""
+    return float(np.median([min(q.width, q.height) for q in quads])) if quads else 0.0
 
 
 __all__ = ["Recognition", "RecognizedTile", "recognize", "find_tile_quads", "find_tiles", "ImageError"]

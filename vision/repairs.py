@@ -37,6 +37,8 @@ def repair_meld(reads: list[TileRead], ratio: float = REPAIR_RATIO,
     group laid apart from the concealed run is a set) and that fits beside `others` (_fits), and
     the codes it takes, or None when there is none at least `ratio` as likely as the first
     readings."""
+    if len(reads) not in (3, 4):  # no set holds another number (meld_of): 3^n readings tried for nothing
+        return None
     options = []
     for r in reads:
         cands = [(c, p) for c, p in (r.candidates or [])[:3] if p >= REPAIR_MIN_P]
