@@ -71,7 +71,7 @@ MAIN_LOOKS = ((0.9, 0.0, 0.0), (1.1, 0.0, 0.0), (1.0, 0.04, 0.04), (1.0, -0.04, 
 #: work (a crop looked at again costs 13 main readings, each of which the reader may read 14
 #: times over), and in a photo whose tiles are a few pixels wide nearly every crop is unsure: a
 #: 400x300 table took 5 s, four tables in one 800x600 photo 35 s.  Table photos need far fewer
-#: (at most 13 crops and 121 images in 150 held-out-art tables from 1280x960 to 4000x3000, scratch
+#: (at most 13 crops and 121 images in 160 held-out-art tables from 1280x960 to 4000x3000, scratch
 #: count of the forty-third session), so their readings are unchanged by the caps.
 MAX_MAIN_LOOKS = 32
 MAX_READER_LOOKS = 192
