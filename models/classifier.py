@@ -66,7 +66,9 @@ READER_LOOKS = ((0.9, 0, 0), (1.1, 0, 0), (1.0, 3, 3), (1.0, -3, -3), (1.0, 3, -
 MAIN_LOOK_AGAIN = 0.5
 MAIN_LOOKS = ((0.9, 0.0, 0.0), (1.1, 0.0, 0.0), (1.0, 0.04, 0.04), (1.0, -0.04, -0.04), (1.0, 0.04, -0.04),
               (1.0, -0.04, 0.04))
-#: at most this many crops of one call are read again as MAIN_LOOKS say, and at most
+#: what a photo's pipeline asks of a call (vision.recognize; `looks` of TileClassifier.classify,
+#: whose default is no cap, so a test set read in one call is read as it always was): at most
+#: MAX_MAIN_LOOKS crops of the call are read again as MAIN_LOOKS say, and at most
 #: MAX_READER_LOOKS images of each of the reader's runs as READER_LOOKS say, the least sure first.  The looks multiply the
 #: work (a crop looked at again costs 13 main readings, each of which the reader may read 14
 #: times over), and in a photo whose tiles are a few pixels wide nearly every crop is unsure: a
@@ -75,6 +77,9 @@ MAIN_LOOKS = ((0.9, 0.0, 0.0), (1.1, 0.0, 0.0), (1.0, 0.04, 0.04), (1.0, -0.04, 
 #: count of the forty-third session), so their readings are unchanged by the caps.
 MAX_MAIN_LOOKS = 32
 MAX_READER_LOOKS = 192
+PHOTO_LOOKS = (MAX_MAIN_LOOKS, MAX_READER_LOOKS)
+#: no looks again at all (tiles too small to read: vision.recognize)
+NO_LOOKS = (0, 0)
 #: Crops sent to the network per run; 64 is the benchmarked sweet spot on two cores.
 BATCH_SIZE = 64
 
@@ -163,9 +168,10 @@ class _OnnxNet:
         return out
 
 
-def _least_sure(rows: np.ndarray, probabilities: np.ndarray, cap: int) -> np.ndarray:
-    """`rows` (ascending), or the `cap` of them read with the least confidence, still ascending."""
-    if len(rows) <= cap:
+def _least_sure(rows: np.ndarray, probabilities: np.ndarray, cap: int | None) -> np.ndarray:
+    """`rows` (ascending), or the `cap` of them read with the least confidence, still ascending
+    (None: no cap)."""
+    if cap is None or len(rows) <= cap:
         return rows
     if cap <= 0:
         return rows[:0]
@@ -212,28 +218,31 @@ class TileClassifier:
         """Raw main-network output for an already preprocessed N x C x H x W float32 batch."""
         return self._main.logits(batch)
 
-    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE, looks: bool = True) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE,
+                      looks: tuple[int, int] | None = None) -> np.ndarray:
         """N x len(classes) probabilities for `crops` (main model, bonus tiles re-read).  A crop
         read with less than `second_look` confidence is read again turned 180 degrees (the model
         knows both ways up) and the two readings are averaged; one still read as a suit or honour
-        tile with less than MAIN_LOOK_AGAIN is read again as MAIN_LOOKS cut it.  `looks` False:
-        no crop is cut again, by either network (tiles too small to read: vision.recognize)."""
+        tile with less than MAIN_LOOK_AGAIN is read again as MAIN_LOOKS cut it.  `looks`: at most
+        how many crops the main network and images each reader run look at again (PHOTO_LOOKS,
+        NO_LOOKS), the least sure first; None: every one that is unsure."""
         crops = self._check(crops)
         read: dict[int, np.ndarray] = {}  # crop index -> the bonus reader's reading of it
-        out = self._two_stage(crops, list(range(len(crops))), read, batch_size, looks)
+        main_cap, reader_cap = looks if looks is not None else (None, None)
+        out = self._two_stage(crops, list(range(len(crops))), read, batch_size, reader_cap)
         unsure = np.nonzero(out.max(axis=1) < self.second_look)[0]
         if len(unsure):
             turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure]
-            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, list(unsure), read, batch_size, looks))
+            out[unsure] = 0.5 * (out[unsure] + self._two_stage(turned, list(unsure), read, batch_size, reader_cap))
             now = out[unsure]
             still = _least_sure(unsure[(now.max(axis=1) < MAIN_LOOK_AGAIN) & (now[:, self._is_bonus].sum(axis=1) < 0.5)],
-                                out, MAX_MAIN_LOOKS if looks else 0)
+                                out, main_cap)
             if len(still):
-                out[still] = self._looked_again(crops, still, out[still], read, batch_size)
+                out[still] = self._looked_again(crops, still, out[still], read, batch_size, reader_cap)
         return out
 
     def _looked_again(self, crops: list[np.ndarray], rows: np.ndarray, readings: np.ndarray,
-                      read: dict, batch_size: int) -> np.ndarray:
+                      read: dict, batch_size: int, reader_cap: int | None = None) -> np.ndarray:
         """The readings of crops[rows] averaged with their readings cut as MAIN_LOOKS say, each
         both ways up (all the looks in one run)."""
         looks = []
@@ -242,14 +251,15 @@ class TileClassifier:
             for scale, fx, fy in MAIN_LOOKS:
                 v = looked_again(crops[r][None], scale, fx * w, fy * h)[0]
                 looks += [v, np.ascontiguousarray(v[::-1, ::-1])]
-        q = self._two_stage(looks, [("look", j) for j in range(len(looks))], read, batch_size)
+        q = self._two_stage(looks, [("look", j) for j in range(len(looks))], read, batch_size, reader_cap)
         return (readings + q.reshape(len(rows), 2 * len(MAIN_LOOKS), -1).sum(axis=1)) / (1 + 2 * len(MAIN_LOOKS))
 
     def _two_stage(self, crops: list[np.ndarray], ids: list[int], read: dict[int, np.ndarray],
-                   batch_size: int, looks: bool = True) -> np.ndarray:
+                   batch_size: int, reader_cap: int | None = None) -> np.ndarray:
         """Main-network probabilities with the bonus share given out by the reader.  `ids` name
         the crops in `read`, the reader's readings so far: a reading is of both ways up, so a
-        turned crop (the second look) takes its upright one's and the reader runs once a crop."""
+        turned crop (the second look) takes its upright one's and the reader runs once a crop.
+        `reader_cap`: at most how many images the reader looks at again (None: every unsure one)."""
         out = self._main.probabilities(crops, batch_size)
         if self._bonus is not None and len(crops):
             bonus_mass = out[:, self._bonus_index].sum(axis=1)
@@ -257,26 +267,26 @@ class TileClassifier:
             new = [r for r in rows if ids[r] not in read]
             if new:
                 images = np.stack([to_input_image(crops[r], self._bonus.size) for r in new])
-                for r, reading in zip(new, self._read_bonus(images, batch_size, looks)):
+                for r, reading in zip(new, self._read_bonus(images, batch_size, reader_cap)):
                     read[ids[r]] = reading
             if len(rows):
                 q = np.array([read[ids[r]] for r in rows])
                 out[np.ix_(rows, self._bonus_index)] = bonus_mass[rows, None] * q
         return out
 
-    def _read_bonus(self, images: np.ndarray, batch_size: int, looks: bool = True) -> np.ndarray:
+    def _read_bonus(self, images: np.ndarray, batch_size: int, cap: int | None = None) -> np.ndarray:
         """The bonus reader's probabilities for input images at its size.  Each is read both ways
         up and the readings averaged: a flower's few strokes are easy to mistake one way and not
         the other (held-out style: 73.9% -> 78.1% of flowers and seasons named right by the
         reader).  One still read with less than READER_LOOK_AGAIN confidence is also read as
-        READER_LOOKS cut it, each both ways up, and all its readings are averaged."""
+        READER_LOOKS cut it, each both ways up, and all its readings are averaged (at most `cap`
+        of them, the least sure; None: every one)."""
         def both_ways(x: np.ndarray) -> np.ndarray:
             q = self._bonus.probabilities_of_inputs(np.concatenate([x, x[:, ::-1, ::-1]]), batch_size)
             return q[:len(x)] + q[len(x):]
 
         total = both_ways(images)
-        unsure = _least_sure(np.nonzero(total.max(axis=1) < 2 * READER_LOOK_AGAIN)[0], total,
-                             MAX_READER_LOOKS if looks else 0)
+        unsure = _least_sure(np.nonzero(total.max(axis=1) < 2 * READER_LOOK_AGAIN)[0], total, cap)
         if len(unsure):  # all the looks in one run: a run of a few images costs almost as much
             extra = both_ways(np.concatenate([looked_again(images[unsure], *look) for look in READER_LOOKS]))
             total[unsure] += extra.reshape(len(READER_LOOKS), len(unsure), -1).sum(axis=0)
@@ -284,7 +294,8 @@ class TileClassifier:
         readings[unsure] += 2 * len(READER_LOOKS)
         return total / readings[:, None]
 
-    def classify(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE, looks: bool = True) -> list[Prediction]:
+    def classify(self, crops: list[np.ndarray], batch_size: int = BATCH_SIZE,
+                 looks: tuple[int, int] | None = None) -> list[Prediction]:
         """Classify upright (or upside-down) BGR uint8 tile crops; one Prediction per crop
         (`looks`: as in `probabilities`)."""
         probs = self.probabilities(crops, batch_size, looks)

@@ -299,9 +299,10 @@ def test_looked_again_scales_and_shifts_about_the_centre():
 
 
 def test_the_looks_again_are_bounded_however_many_crops_are_unsure(clf, monkeypatch):
-    """Every crop of noise is unsure: at most MAX_MAIN_LOOKS crops are cut again for the main
-    network and at most MAX_READER_LOOKS images for the reader, the least sure first (tiles a few
-    pixels wide made every crop unsure and took seconds); with looks off none are."""
+    """Every crop of noise is unsure: by default every one is looked at again (a test set read in
+    one call); with caps (a photo's PHOTO_LOOKS) at most so many crops are cut again for the main
+    network and images for the reader, the least sure first (tiles a few pixels wide made every
+    crop unsure and took seconds); with NO_LOOKS none are."""
     import models.classifier as mc
 
     seen = {"main": 0, "reader": 0}
@@ -316,11 +317,12 @@ def test_the_looks_again_are_bounded_however_many_crops_are_unsure(clf, monkeypa
 
     monkeypatch.setattr(clf._main, "probabilities_of_inputs", counting(clf._main, "main"))
     monkeypatch.setattr(clf._bonus, "probabilities_of_inputs", counting(clf._bonus, "reader"))
-    monkeypatch.setattr(mc, "MAX_MAIN_LOOKS", 4)
-    monkeypatch.setattr(mc, "MAX_READER_LOOKS", 6)
     rng = np.random.default_rng(0)
     crops = [rng.integers(0, 256, (64, 48, 3), dtype=np.uint8) for _ in range(40)]
-    probs = clf.probabilities(crops)
+    uncapped = clf.probabilities(crops)
+    assert seen["main"] > 2 * len(crops) + 4 * 2 * len(mc.MAIN_LOOKS)  # by default every unsure crop
+    seen.update(main=0, reader=0)
+    probs = clf.probabilities(crops, looks=(4, 6))
     n_main_looks, n_reader_looks = 2 * len(mc.MAIN_LOOKS), 2 * len(mc.READER_LOOKS)
     # main: every crop, each unsure one turned, and 4 crops' looks; the reader: each crop and
     # look it is handed, both ways up (a turned crop takes its upright one's reading), and the
@@ -328,7 +330,7 @@ def test_the_looks_again_are_bounded_however_many_crops_are_unsure(clf, monkeypa
     assert seen["main"] <= 2 * len(crops) + 4 * n_main_looks
     assert seen["reader"] <= 2 * (len(crops) + 4 * n_main_looks) + 2 * 6 * n_reader_looks
     assert seen["main"] > 2 * len(crops) - 1  # the caps bound the looks, they do not skip the crops
-    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4) and probs.shape == uncapped.shape
     seen.update(main=0, reader=0)
-    clf.probabilities(crops, looks=False)
+    clf.probabilities(crops, looks=mc.NO_LOOKS)
     assert seen["main"] <= 2 * len(crops) and seen["reader"] <= 2 * 2 * len(crops)

@@ -403,16 +403,16 @@ def _blurred(img: np.ndarray, quads: list[TileQuad]) -> list[str]:
 
 def _classify(classifier, crops, quads, tiny: bool = False):
     """Classifiers that want the tile positions too (ground-truth stand-ins in tests and
-    benchmarks) offer classify_quads; a real classifier sees only the crops.  `tiny`: the tiles
-    are under TINY_TILE_PX wide, where the bundled classifier's looks again at unsure crops (cut
-    a dozen ways more) add nothing but time: nearly every crop is unsure (a 400x300 table took 5 s)."""
+    benchmarks) offer classify_quads; a real classifier sees only the crops.  The bundled
+    classifier looks again at a photo's unsure crops within its PHOTO_LOOKS caps, and not at all
+    when the tiles are `tiny` (under TINY_TILE_PX wide), where the looks (a dozen cuts more of
+    nearly every crop) add nothing but time: a 400x300 table took 5 s."""
     if hasattr(classifier, "classify_quads"):
         return classifier.classify_quads(crops, quads)
-    if tiny:
-        from models.classifier import TileClassifier
+    from models.classifier import NO_LOOKS, PHOTO_LOOKS, TileClassifier
 
-        if isinstance(classifier, TileClassifier):
-            return classifier.classify(crops, looks=False)
+    if isinstance(classifier, TileClassifier):
+        return classifier.classify(crops, looks=NO_LOOKS if tiny else PHOTO_LOOKS)
     return classifier.classify(crops)
 
 
