@@ -50,6 +50,14 @@ class LabelSetError(ValueError):
     """The folder is not a labelled set we can read, or a label file is malformed."""
 
 
+class TooManyImages(LabelSetError):
+    """The set lists more images than the caller reads at once (`load_labelset`'s max_images)."""
+
+    def __init__(self, count: int, limit: int):
+        super().__init__(f"the set lists at least {count} images; at most {limit} are read at once")
+        self.count, self.limit = count, limit
+
+
 @dataclass
 class LabelledTile:
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
@@ -589,10 +597,13 @@ def _coco_files(root: Path) -> list[Path]:
     return found
 
 
-def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
+def read_coco_set(root: Path, files: list[Path], max_images: int | None = None) -> LabelSet:
     """COCO annotation files (each split's own).  A file, image or annotation that cannot be
-    read is named in the warnings and its images left out."""
+    read is named in the warnings and its images left out.  With `max_images`, TooManyImages as
+    soon as the files list more (one file may list 100,000 images in a few megabytes, each of
+    which would be looked for before the set's size was known)."""
     images, warnings = [], []
+    listed = 0
     unmapped_used: dict[str, int] = {}
     for coco_path in files:
         name = _relname(root, coco_path)
@@ -606,6 +617,9 @@ def read_coco_set(root: Path, files: list[Path]) -> LabelSet:
         except (KeyError, TypeError, ValueError, OverflowError) as exc:
             warnings.append(f"{name}: malformed COCO ({type(exc).__name__}: {_shown(str(exc))}); skipped")
             continue
+        listed += len(entries)
+        if max_images is not None and listed > max_images:
+            raise TooManyImages(listed, max_images)
         codes = {cid: tile_code_for_name(label) for cid, label in categories.items()}
         for image_id, file_name, width, height in entries:
             try:
@@ -657,8 +671,9 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
 MAX_WRAPPING_FOLDERS = 16
 
 
-def load_labelset(root: str | Path) -> LabelSet:
-    """Detect the format of the set in ``root`` and read it."""
+def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
+    """Detect the format of the set in ``root`` and read it (a COCO set listing more than
+    `max_images` images: TooManyImages before any is looked for)."""
     root = Path(root)
     if not root.is_dir():
         raise LabelSetError(f"{root} is not a folder")
@@ -672,7 +687,7 @@ def load_labelset(root: str | Path) -> LabelSet:
     if labels.is_dir() and any(labels.glob("*.json")):
         result = read_json_set(root)
     elif coco := _coco_files(root):
-        result = read_coco_set(root, coco)
+        result = read_coco_set(root, coco, max_images)
     elif yaml_path := _find_yaml(root):
         result = read_yolo_set(root, yaml_path)
     elif any(p.suffix == ".json" for p in root.glob("*.json")):

@@ -109,6 +109,8 @@ class Recognition(BaseModel):
     tiles: list[TileOut]
     seats: dict[str, Any] = Field(description="each seat's hand in the vectors.json hand format")
     warnings: list[Any] = Field(default_factory=list)
+    warning_tiles: list[list[int]] = Field(default_factory=list, description="for each warning, the tiles it is "
+                                                                            "about: indices into tiles")
     annotated_image: Optional[str] = Field(None, description="data: URL of a JPEG with every tile outlined")
     photo_image: Optional[str] = Field(None, description="with photo=true: data: URL of the photo itself, upright, "
                                                          "at most 1600 pixels long, for a page that cannot show the "

@@ -183,7 +183,7 @@ def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
 def validate_zip(data: bytes, want_html: bool, filename: str | None = None) -> dict | str:
     """A zip of a labelled set -> the validation report (JSON data or the HTML page).  The set
     is named by the upload's file name, in the report and in any error about its labels."""
-    from api.labelsets import LabelSetError, load_labelset
+    from api.labelsets import LabelSetError, TooManyImages, load_labelset
     from api.report import html_for
     from api.validation import validate
     from api.zips import extract_zip, set_name
@@ -193,7 +193,10 @@ def validate_zip(data: bytes, want_html: bool, filename: str | None = None) -> d
         folder = Path(tmp) / name
         extract_zip(io.BytesIO(data), folder)
         try:
-            labelset = load_labelset(folder)
+            labelset = load_labelset(folder, max_images=MAX_VALIDATE_IMAGES)
+        except TooManyImages as err:
+            raise ApiError(413, "too-many-images",
+                           f"the set lists at least {err.count} images; at most {MAX_VALIDATE_IMAGES} per request")
         except LabelSetError as err:
             raise ApiError(422, "bad-labels", str(err))
         if len(labelset.images) > MAX_VALIDATE_IMAGES:

@@ -844,3 +844,27 @@ def test_a_photo_without_tiles_says_so(server, page):
     page.wait_for_selector("#status.error")
     assert "No tiles were found in this photo" in page.inner_text("#status")
     assert page.locator("#table").is_hidden()
+
+
+def test_a_warning_shows_the_tiles_it_is_about(server, page):
+    """A warning counts tiles along a seat's groups in the photo ("tile 3 of North"), which no
+    view on the page numbers: its button marks the tile, in its hand and on the photo, and puts
+    the keyboard on it."""
+    named = {}
+
+    def warn_about_one(recognition):
+        k = next(i for i, t in enumerate(recognition["tiles"]) if t["seat"] == "N" and not t["face_down"])
+        named.update(recognition["tiles"][k])
+        recognition["warnings"] = ["the photo is blurred", "low confidence: tile 3 of North (read as x, 40%)"]
+        recognition["warning_tiles"] = [[], [k]]
+
+    answer_from_truth(page, warn_about_one)
+    upload_example(page, server)
+    buttons = page.locator("#warnings button.show-tiles")
+    assert buttons.count() == 1 and page.locator("#warnings li").count() == 2
+    buttons.click()
+    marked = page.locator("#hands button.tile.named")
+    assert marked.count() == 1 and marked.get_attribute("data-code") == named["code"]
+    assert page.evaluate("document.activeElement.classList.contains('named')")
+    tile_id = marked.get_attribute("data-id")
+    assert page.locator(f'#overlay g.box.named[data-id="{tile_id}"]').count() == 1

@@ -308,3 +308,31 @@ def test_the_command_line_draws_a_photo_whose_label_says_10_to_13_pixels(tmp_pat
     archive.write_bytes(zip_of({"labels/a.json": json.dumps(label), "images/a.jpg": PHOTO}))
     assert main(["validate", str(archive), "--quiet", "-j", "1", "-o", str(tmp_path / "out")]) == 0
     assert "with its errors drawn" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_a_coco_file_listing_more_images_than_a_request_reads_is_refused_before_any_is_looked_for(
+        tmp_path, monkeypatch):
+    """One COCO file of a few megabytes may list 100,000 images (17 s to look each one up): the
+    set is refused by the count it lists, before any image is looked for."""
+    from api.limits import MAX_VALIDATE_IMAGES
+
+    listed = [{"id": i, "file_name": f"p{i}.jpg"} for i in range(MAX_VALIDATE_IMAGES + 1)]
+    (tmp_path / "_annotations.coco.json").write_text(coco(listed))
+
+    def looked_for(*args, **kwargs):
+        raise AssertionError("an image was looked for")
+
+    monkeypatch.setattr(api.labelsets, "_read_coco_image", looked_for)
+    with pytest.raises(api.labelsets.TooManyImages) as refused:
+        load_labelset(tmp_path, max_images=MAX_VALIDATE_IMAGES)
+    assert refused.value.count == MAX_VALIDATE_IMAGES + 1
+
+
+def test_the_service_answers_a_coco_set_too_big_with_413(client):
+    from api.limits import MAX_VALIDATE_IMAGES
+
+    listed = [{"id": i, "file_name": f"p{i}.jpg"} for i in range(MAX_VALIDATE_IMAGES + 1)]
+    response = client.post("/api/v1/validate", files={"archive": ("s.zip", zip_of({"_annotations.coco.json": coco(listed)}),
+                                                                  "application/zip")})
+    assert response.status_code == 413 and response.json()["code"] == "too-many-images"
+    assert f"at most {MAX_VALIDATE_IMAGES} per request" in response.json()["message"]

@@ -149,6 +149,8 @@ def test_a_bonus_reading_inside_a_run_of_tiles_is_read_again():
     assert hands["E"]["concealed"] == "123m456p55789s22z" and hands["E"]["bonus_tiles"] == "f1f2"
     assert group[4] == "concealed" and group[13] == group[14] == "bonus"
     assert any("tile 5 read as f3, taken as 5p" in w for w in warnings)
+    # each warning names the tiles it is about, for a page to show them
+    assert next(w for w in warnings if "tile 5 read as f3" in w).tiles == (4,)
 
     lone = [TileRead("3m", 0.95, [("3m", 0.95)]), TileRead("f4", 0.9, [("f4", 0.9), ("f8", 0.1)]),
             TileRead("4m", 0.95, [("4m", 0.95)])]

@@ -34,6 +34,19 @@ def _else(r: TileRead) -> str:
     return "; else " + ", ".join(f"{c} {p:.0%}" for c, p in others) if others else ""
 
 
+class TileWarning(str):
+    """A warning's words, and the tiles it is about (indices into the layout's tiles): a page
+    can show a person the tiles a warning names (their numbers count along a seat's groups,
+    which no view but the photo shows)."""
+
+    tiles: tuple[int, ...]
+
+    def __new__(cls, text: str, tiles=()):
+        warning = super().__new__(cls, text)
+        warning.tiles = tuple(int(t) for t in tiles)
+        return warning
+
+
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
     season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
@@ -44,6 +57,9 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     group_label = [""] * n
     hands: dict[str, dict] = {}
     warnings: list[str] = []
+
+    def warn(text: str, tiles=()) -> None:
+        warnings.append(TileWarning(text, tiles))
     unbonused = repair_stray_bonus(layout, reads)
     lone = bonus_rows(layout, reads)
     bonused = repair_lone_tiles(reads, lone)
@@ -60,28 +76,28 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
             seat_label[t] = seat
             r = reads[t]
             if t in in_sets and t not in recounted:
-                warnings.append(f"{name}: tile {number[t]} read as {in_sets[t]}, taken as {r.code} (it lies "
-                                f"in a group laid apart, and the likeliest set the group's readings allow "
-                                f"holds it): check it")
+                warn(f"{name}: tile {number[t]} read as {in_sets[t]}, taken as {r.code} (it lies "
+                     f"in a group laid apart, and the likeliest set the group's readings allow "
+                     f"holds it): check it", [t])
             elif t in short and t not in recounted:
-                warnings.append(f"{name}: tile {number[t]} read as {short[t]}, taken as {r.code} (read as "
-                                f"flowers and seasons, its group left {name}'s hand short of 13 tiles; the "
-                                f"likeliest pair or set its readings allow holds it): check it")
+                warn(f"{name}: tile {number[t]} read as {short[t]}, taken as {r.code} (read as "
+                     f"flowers and seasons, its group left {name}'s hand short of 13 tiles; the "
+                     f"likeliest pair or set its readings allow holds it): check it", [t])
             elif t in bonused and t not in recounted:
-                warnings.append(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
-                                f"likeliest reading as a flower or season: it lies apart from the sets, "
-                                f"where bonus tiles lie): check it")
+                warn(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
+                     f"likeliest reading as a flower or season: it lies apart from the sets, "
+                     f"where bonus tiles lie): check it", [t])
             elif t in unbonused and t not in recounted:
-                warnings.append(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
-                                f"likeliest reading that is no flower or season: it lies among other "
-                                f"tiles, and bonus tiles lie apart): check it")
+                warn(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
+                     f"likeliest reading that is no flower or season: it lies among other "
+                     f"tiles, and bonus tiles lie apart): check it", [t])
             elif t in recounted:
                 was = recounted[t]
-                warnings.append(f"{name}: tile {number[t]} read as {was}, taken as {r.code} (its next "
-                                f"likeliest reading: more {was} than a set holds were read): check it")
+                warn(f"{name}: tile {number[t]} read as {was}, taken as {r.code} (its next "
+                     f"likeliest reading: more {was} than a set holds were read): check it", [t])
             elif r.confidence < LOW_CONFIDENCE:
-                warnings.append(f"low confidence: tile {number[t]} of {name} "
-                                f"(read as {r.code}, {r.confidence:.0%}{_else(r)})")
+                warn(f"low confidence: tile {number[t]} of {name} "
+                     f"(read as {r.code}, {r.confidence:.0%}{_else(r)})", [t])
         k = 0
         stray = []
         held_now = sum(group_counts(seat_layout, reads))
@@ -98,7 +114,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 for t in tiles:
                     group_label[t] = "concealed"
                     if reads[t].code == BACK:
-                        warnings.append(f"{name}: tile {number[t]} of the concealed tiles is face down")
+                        warn(f"{name}: tile {number[t]} of the concealed tiles is face down", [t])
                         continue
                     concealed.append(reads[t].code)
                     if layout.sideways[t]:
@@ -108,15 +124,15 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
             parts = sets_together([reads[t].code for t in tiles]) if meld is None else None
             if meld is not None and meld["kind"] == "kong" and len(tiles) == 3:
                 shown = " ".join(reads[t].code for t in tiles)
-                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) are "
-                                f"a concealed kong with one tile not found (a face-down tile lies at an "
-                                f"end): taken as the kong {meld['tiles']}: check it")
+                warn(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) are "
+                     f"a concealed kong with one tile not found (a face-down tile lies at an "
+                     f"end): taken as the kong {meld['tiles']}: check it", tiles)
             if parts:
                 shown = " ".join(reads[t].code for t in tiles)
                 kinds = [p[0]["kind"] for p in parts]
-                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) lie "
-                                f"together with no gap, but read as {NUMBER_WORDS[len(parts)]} sets: "
-                                f"taken as {', '.join(kinds[:-1])} and {kinds[-1]}")
+                warn(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} ({shown}) lie "
+                     f"together with no gap, but read as {NUMBER_WORDS[len(parts)]} sets: "
+                     f"taken as {', '.join(kinds[:-1])} and {kinds[-1]}", tiles)
                 for part, at in parts:
                     k += 1
                     melds.append(part)
@@ -148,8 +164,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 meld, codes = repaired
                 what = (f"{meld['kind']} {' '.join(codes)}" if named is None
                         else f"concealed {meld['kind']} {meld['tiles']} {named}")
-                warnings.append(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as "
-                                f"{' '.join(codes_now)}, taken as the {what} ({why}): check them")
+                warn(f"{name}: tiles {', '.join(str(number[t]) for t in tiles)} read as "
+                     f"{' '.join(codes_now)}, taken as the {what} ({why}): check them", tiles)
                 read_as(reads, tiles, codes)
             k += 1
             melds.append(meld)
@@ -157,9 +173,9 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 group_label[t] = f"meld-{k}"
         for tiles in stray:
             shown = " ".join(reads[t].code for t in tiles)
-            warnings.append(f"{name}: the tiles {shown} (tiles {', '.join(str(number[t]) for t in tiles)}) "
-                            f"are apart from the concealed run but are not a chow, pung or kong; "
-                            f"counted as concealed")
+            warn(f"{name}: the tiles {shown} (tiles {', '.join(str(number[t]) for t in tiles)}) "
+                 f"are apart from the concealed run but are not a chow, pung or kong; "
+                 f"counted as concealed", tiles)
             for t in tiles:
                 group_label[t] = "concealed"
                 if reads[t].code != BACK:
@@ -167,8 +183,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         held = len(concealed) + 3 * len(melds)
         expected = "14" if winning else "13 or 14"
         if held not in (13, 14) or (winning and held != 14):
-            warnings.append(f"{name} has {held} tiles (a hand holds 13, the winner 14, "
-                            f"not counting each kong's fourth tile or bonus tiles; expected {expected})")
+            warn(f"{name} has {held} tiles (a hand holds 13, the winner 14, "
+                 f"not counting each kong's fourth tile or bonus tiles; expected {expected})", order)
         hands[seat] = {
             "concealed": format_tiles(concealed, sort=True),
             "melds": melds,
@@ -186,7 +202,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         limit = 1 if code in BONUS else 4
         if c > limit:
             word = NUMBER_WORDS.get(c, str(c)) if limit == 4 else str(c)
-            warnings.append(f"{word} {code} on the table ({tile_name(code)}; a set has {limit})")
+            warn(f"{word} {code} on the table ({tile_name(code)}; a set has {limit})",
+                 [t for t, r in enumerate(reads) if r.code == code])
     warnings += missing_seats(set(hands), camera_seat)
     ordered = {s: hands[s] for s in SEATS if s in hands}
     return seat_label, group_label, ordered, warnings

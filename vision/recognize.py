@@ -155,6 +155,8 @@ class Recognition:
             "tiles": [t.to_json() for t in self.tiles],
             "seats": self.seats,
             "warnings": list(self.warnings),
+            # for each warning, the tiles it is about (indices into "tiles"), for a page to show
+            "warning_tiles": [list(getattr(w, "tiles", ())) for w in self.warnings],
         }
 
 

@@ -113,7 +113,7 @@ function buildModel(rec, cameraWind) {
     if (match) match.used = true;
     tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
       confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [],
-      read: match && match.code !== code ? match.code : null });
+      read: match && match.code !== code ? match.code : null, index: match ? match.index : null });
     return id;
   };
 
@@ -135,12 +135,17 @@ function buildModel(rec, cameraWind) {
   for (const t of pool) {
     if (t.used) continue;
     const id = nextId++;
-    tiles.set(id, { id, code: t.code, box: t.box, quad: t.quad, confidence: t.confidence, candidates: likeliest(t) });
+    tiles.set(id, { id, code: t.code, box: t.box, quad: t.quad, confidence: t.confidence, candidates: likeliest(t),
+      index: t.index });
     if (WINDS.includes(t.seat)) seats[posOfWind(t.seat, cameraWind)].concealed.push(id);
     else unplaced.push(id);
   }
+  // each warning's tiles (indices into rec.tiles) as the ids they became here
+  const byIndex = new Map([...tiles.values()].filter((t) => t.index != null).map((t) => [t.index, t.id]));
+  const warningTiles = (rec.warnings || []).map((_, i) => ((rec.warning_tiles || [])[i] || [])
+    .map((k) => byIndex.get(k)).filter((id) => id !== undefined));
   return { width: rec.width, height: rec.height, tiles, seats, unplaced, winning, winnerWind,
-    warnings: rec.warnings || [] };
+    warnings: rec.warnings || [], warningTiles, shown: [] };
 }
 
 // where a tile id sits: {list, index, pos, kind, meld}
@@ -173,7 +178,7 @@ function tileButton(id) {
   const doubt = unsure(tile) ? `, read with ${Math.round(tile.confidence * 100)}% confidence: check it` : "";
   const label = `${tileName(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}${doubt}`;
   return el("button", {
-    type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}${doubt ? " unsure" : ""}`,
+    type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}${doubt ? " unsure" : ""}${(model.shown || []).includes(id) ? " named" : ""}`,
     "data-id": id, "data-code": tile.code, "aria-label": label, title: label,
     onclick: () => openPicker(id),
     onfocus: () => highlight(id, true), onblur: () => highlight(id, false),
@@ -233,7 +238,7 @@ function renderOverlay() {
     const [x1, y1, x2, y2] = tile.box;
     const fontSize = Math.max(9, Math.round(Math.min(x2 - x1, y2 - y1) * 0.6));
     const g = document.createElementNS(ns, "g");
-    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}${unsure(tile) ? " unsure" : ""}`);
+    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}${unsure(tile) ? " unsure" : ""}${(model.shown || []).includes(tile.id) ? " named" : ""}`);
     g.setAttribute("data-id", tile.id);
     const rect = document.createElementNS(ns, "rect");
     for (const [k, v] of Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke })) rect.setAttribute(k, v);
@@ -253,9 +258,29 @@ function highlight(id, on) {
   if (g) g.classList.toggle("focus", on);
 }
 
+// each warning, with a button that shows the tiles it is about (its tile numbers count along the
+// seat's groups in the photo, which a person cannot count on the page)
 function renderWarnings() {
   const list = $("#warnings");
-  list.replaceChildren(...model.warnings.map((w) => el("li", {}, typeof w === "string" ? w : (w.message || JSON.stringify(w)))));
+  list.replaceChildren(...model.warnings.map((w, i) => {
+    const text = typeof w === "string" ? w : (w.message || JSON.stringify(w));
+    const ids = ((model.warningTiles || [])[i] || []).filter((id) => model.tiles.has(id));
+    if (!ids.length) return el("li", {}, text);
+    return el("li", {}, text, " ", el("button", {
+      type: "button", class: "show-tiles", "aria-label": `show the ${ids.length === 1 ? "tile" : `${ids.length} tiles`} this warning is about`,
+      onclick: () => showTiles(ids),
+    }, ids.length === 1 ? "show the tile" : `show the ${ids.length} tiles`));
+  }));
+}
+
+function showTiles(ids) {
+  model.shown = ids.filter((id) => model.tiles.has(id));
+  renderAll();
+  const first = document.querySelector(`#hands button.tile[data-id="${model.shown[0]}"]`);
+  if (first) {
+    first.scrollIntoView({ block: "center" });
+    first.focus();
+  }
 }
 
 function renderAll() {
