@@ -84,8 +84,10 @@ def run(args: argparse.Namespace) -> int:
             try:
                 extract_zip(source, folder)
             except ApiError as err:
-                print(f"mjscore validate: {source.name}: {err.detail} (a big set: unzip it and pass the folder)",
-                      file=sys.stderr)
+                # a zip over the web service's size limits may still be unpacked and passed as a folder
+                too_big = "at most" in str(err.detail) and ("entries" in str(err.detail) or " MB" in str(err.detail))
+                hint = " (a big set: unzip it and pass the folder)" if too_big else ""
+                print(f"mjscore validate: {source.name}: {err.detail}{hint}", file=sys.stderr)
                 return 2
             return _validate(folder, args, name=name)
     return _validate(source, args)

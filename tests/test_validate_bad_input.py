@@ -282,6 +282,18 @@ def test_the_command_line_refuses_in_the_same_words(tmp_path, capsys, monkeypatc
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
     assert SCRATCH not in err
+    assert "unzip it" not in err  # the hint is for a zip over the size limits, not a broken one
+
+
+def test_the_command_line_suggests_a_folder_for_a_zip_over_the_limits(tmp_path, capsys):
+    from api.cli import main
+    from api.limits import MAX_ZIP_ENTRIES
+
+    archive = tmp_path / "big.zip"
+    archive.write_bytes(zip_of({f"images/{k}.txt": b"" for k in range(MAX_ZIP_ENTRIES + 1)}))
+    assert main(["validate", str(archive), "--quiet", "-j", "1", "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"at most {MAX_ZIP_ENTRIES} are allowed" in err and "(a big set: unzip it and pass the folder)" in err
 
 
 @pytest.mark.parametrize("case, entries, warning", SKIPPED, ids=[c[0] for c in SKIPPED])
