@@ -706,8 +706,10 @@ def test_scoring_waits_for_the_winner_and_the_winning_tile(server, page):
     case = truth["case"]
     winner = next(h for h in case["hands"] if h["winner"])
     assert page.input_value("#winner") == ""
+    assert "No winning tile lies sideways" in page.inner_text("#status")
     score(page)
     assert "Choose who won" in page.inner_text("#status") and not sent
+    assert "Choose who won" in page.inner_text("#score-status")  # beside the button, too
     page.select_option("#winner", winner["seat"])
     page.select_option("#win_by", winner["win_by"])
     score(page)
@@ -763,14 +765,27 @@ def test_house_settings_reach_the_engine(server, page):
     assert page.locator('input[name=flag][value="east-13th-consecutive"]').is_hidden()
     score(page)
     assert sent[-1]["params"] == {"mj_bonus": 10, "limit": 300}
-    page.fill("#limit", "")
     page.select_option("#mj_bonus", "20")
+    assert page.input_value("#limit") == "400"  # the usual limit follows the bonus
+    page.fill("#limit", "")
     score(page)
     assert sent[-1]["params"] == {"mj_bonus": 20, "limit": None}
     assert shown_results(page) == expected_results(score_table(sent[-1]))
     page.select_option("#ruleset", "classical")
     assert page.input_value("#limit") == "1000"
-    assert page.locator('input[name=flag][value="east-13th-consecutive"]').is_visible()
+    # East's thirteenth win in a row is offered when East won, and East's first discard when
+    # anyone else did
+    thirteenth = page.locator('input[name=flag][value="east-13th-consecutive"]')
+    first_discard = page.locator('input[name=flag][value="east-first-discard"]')
+    assert page.input_value("#winner") == "W" and thirteenth.is_hidden() and first_discard.is_visible()
+    page.select_option("#winner", "E")
+    assert thirteenth.is_visible() and first_discard.is_hidden()
+    page.select_option("#winner", "W")
+    page.locator('article[data-seat="W"] button.tile').filter(has_text="2s").last.click()
+    page.wait_for_selector("#picker[open]")
+    page.check("#picker-winning")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
     score(page)
     assert sent[-1]["params"] == {"limit": 1000}
     assert shown_results(page) == expected_results(score_table(sent[-1]))
@@ -808,6 +823,13 @@ def test_the_move_list_is_browsed_and_the_button_moves(server, page):
     page.wait_for_selector("#picker:not([open])", state="attached")
     assert tile_location(page, tile_id) == ["N", "bonus"]
     assert page.evaluate("document.activeElement.dataset.id") == tile_id
+    # a place chosen and Done pressed moves the tile too
+    page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
+    page.wait_for_selector("#picker[open]")
+    page.select_option("#picker-move", label="North: concealed")
+    page.click("#picker-close")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert tile_location(page, tile_id) == ["N", "concealed"]
 
 
 def test_a_face_down_kong_end_is_named_as_read(server, page):
@@ -832,6 +854,20 @@ def test_a_face_down_kong_end_is_named_as_read(server, page):
         page.wait_for_selector("#picker:not([open])", state="attached")
     assert sum("Read as face-down tile (58% sure), counted as White Dragon" in t for t in texts) == 2
     assert sum(t.startswith("Read as White Dragon (100% sure)") for t in texts) == 2
+
+
+def test_a_new_photo_asks_only_over_corrected_tiles(server, page):
+    """Choosing the winner or the rules loses nothing a new photo would throw away: no question."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.select_option("#ruleset", "classical")
+    page.select_option("#win_by", "self-draw")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    wait_until(page, "document.querySelector('#win_by').value === 'discard'")  # read afresh
+    assert asked == []
 
 
 def test_a_photo_without_tiles_says_so(server, page):
@@ -868,3 +904,9 @@ def test_a_warning_shows_the_tiles_it_is_about(server, page):
     assert page.evaluate("document.activeElement.classList.contains('named')")
     tile_id = marked.get_attribute("data-id")
     assert page.locator(f'#overlay g.box.named[data-id="{tile_id}"]').count() == 1
+    # the tile removed, the warning has nothing left to show
+    marked.click()
+    page.wait_for_selector("#picker[open]")
+    page.click("#picker-delete")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert page.locator("#warnings button.show-tiles").count() == 0 and page.locator("#warnings li").count() == 2

@@ -248,7 +248,7 @@ function renderOverlay() {
     text.setAttribute("font-size", fontSize);
     text.textContent = tileShort(tile.code);
     g.append(rect, text);
-    g.addEventListener("click", () => openPicker(tile.id));
+    g.addEventListener("click", () => openPicker(tile.id, null, true));
     svg.append(g);
   }
 }
@@ -287,18 +287,21 @@ function renderAll() {
   dropEmptyMelds();
   renderHands();
   renderOverlay();
+  renderWarnings();
   saveTable();
 }
 
-// a correction or a changed field: the table is redrawn and kept, and scores shown for the
-// table as it was are taken away (they would be read as this table's)
-function changed() {
+// a correction of the tiles (`tiles`) or a changed field: the table is redrawn and kept, and
+// scores shown for the table as it was are taken away (they would be read as this table's); a
+// new photo asks before it throws away corrections of the tiles, not of the fields
+function changed(tiles = true) {
   if (model) {
-    model.edited = true;
+    if (tiles) model.edited = true;
     renderAll();
   } else {
     saveTable();
   }
+  $("#score-status").textContent = "";
   if (!$("#results").hidden) {
     $("#results").hidden = true;
     $("#result-body").replaceChildren();
@@ -307,13 +310,15 @@ function changed() {
   }
 }
 
-function focusOn(selector) {
+function focusOn(selector, preventScroll = false) {
   const node = document.querySelector(selector);
-  if (node) node.focus();
+  if (node) node.focus({ preventScroll });
 }
 
-function focusTile(id) {
-  if (id) focusOn(`#hands button.tile[data-id="${id}"]`);
+// the keyboard back on a tile; without scrolling to its hand when the picker was opened from
+// the photo (a player correcting tile after tile on the photo stays at the photo)
+function focusTile(id, preventScroll = false) {
+  if (id) focusOn(`#hands button.tile[data-id="${id}"]`, preventScroll);
 }
 
 // ------------------------------------------------------------------ keeping the work
@@ -430,8 +435,8 @@ function drawTileCrop(tile) {
   ctx.drawImage(img, 0, 0, model.width, model.height);  // the shown photo may be smaller than the original
 }
 
-function openPicker(id, addTarget) {
-  picking = id ? { id } : { add: addTarget };
+function openPicker(id, addTarget, fromPhoto = false) {
+  picking = id ? { id, fromPhoto } : { add: addTarget };
   const tile = id ? model.tiles.get(id) : null;
   $("#picker-title").textContent = tile ? `Tile: ${tileName(tile.code)}` : "Add a tile";
   // a face-down end of a kong counts as the kong's kind, but was read as a face-down tile
@@ -526,11 +531,16 @@ function setupPicker() {
     changed();
     $("#picker").close();
   });
+  // Done with a place chosen in "Move to" moves the tile there, as the Move button does
+  $("#picker-close").addEventListener("click", () => {
+    if (picking && picking.id && $("#picker-move").value) $("#picker-move-go").click();
+  });
   $("#picker").addEventListener("close", () => {
     const back = focusAfter || (picking && picking.id);
+    const fromPhoto = Boolean(picking && picking.fromPhoto);
     picking = null;
     focusAfter = null;
-    focusTile(back);  // the hands were drawn anew: focus goes back to the tile, not the page
+    focusTile(back, fromPhoto);  // the hands were drawn anew: focus goes back to the tile, not the page
   });
 }
 
@@ -595,8 +605,9 @@ async function recognizeFile(file) {
   if (!(rec.tiles || []).length) {
     // nothing to check or score: say why, and keep any table there was
     const why = (rec.warnings || [])[0];
-    setStatus(`No tiles were found in this photo${why ? ` (${typeof why === "string" ? why : why.message})` : ""}. `
-      + "Photograph the table from above with every tile face up and in view.", true);
+    setStatus(why ? `No tiles were found in this photo: ${typeof why === "string" ? why : why.message}`
+      : "No tiles were found in this photo. Photograph the table from above with every tile face up and in view.",
+    true);
     return;
   }
   if (photoUrl) URL.revokeObjectURL(photoUrl);
@@ -612,12 +623,17 @@ async function recognizeFile(file) {
   $("#winner").value = model.winnerWind || "";
   $("#win_by").value = "discard";
   for (const box of document.querySelectorAll("input[name=flag]")) box.checked = false;
+  // the wind at the bottom set while the photo was being read: the hands are drawn for it, and
+  // the winner read from the photo keeps their place
+  if ($("#camera_seat").value !== camera) cameraChanged(camera);
+  showEastFlags();
   renderWarnings();
   renderAll();
   $("#table").hidden = false;
   $("#results").hidden = true;
   const doubtful = [...model.tiles.values()].filter(unsure).length;
-  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${doubtful} read with little confidence are marked with a dashed outline` : ""}. Check them, then score the table.`);
+  const winner = model.winning ? "" : " No winning tile lies sideways: choose the winner and mark the tile that won.";
+  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${doubtful} read with little confidence are marked with a dashed outline` : ""}. Check them, then score the table.${winner}`);
   document.body.dataset.state = "recognized";
 }
 
@@ -667,8 +683,12 @@ function notReady() {
       + "tiles and tick \u201cwinning tile\u201d.";
   }
   const limit = $("#limit").value.trim();
-  if (!$("#limit-label").hidden && limit && !(Number.isInteger(Number(limit)) && Number(limit) >= 1)) {
-    return "The limit must be a whole number of points (or empty for no limit in the Part II game).";
+  if (!$("#limit-label").hidden) {
+    const bad = $("#limit").validity.badInput || (limit && !(Number.isInteger(Number(limit)) && Number(limit) >= 1));
+    if (bad || (!limit && $("#ruleset").value === "classical")) {
+      return $("#ruleset").value === "classical" ? "The limit must be a whole number of points (1000 is usual)."
+        : "The limit must be a whole number of points, or empty for the book's game with no limit.";
+    }
   }
   return null;
 }
@@ -676,9 +696,11 @@ function notReady() {
 async function scoreTable() {
   const body = $("#result-body");
   const missing = notReady();
+  $("#score-status").textContent = "";
   if (missing) {
     $("#results").hidden = true;
     setStatus(missing, true);
+    $("#score-status").textContent = missing;  // beside the button: the status line is a screen away
     document.body.dataset.state = "score-error";
     return;
   }
@@ -692,6 +714,7 @@ async function scoreTable() {
       body: JSON.stringify(table) });
   } catch (e) {
     setStatus(OFFLINE, true);
+    $("#score-status").textContent = OFFLINE;
     document.body.dataset.state = "score-error";
     return;
   }
@@ -700,6 +723,7 @@ async function scoreTable() {
     const message = await apiError(response);
     body.replaceChildren(el("p", { class: "error", role: "alert" }, `This table cannot be scored: ${message}`));
     setStatus("The table needs a correction.", true);
+    $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
     document.body.dataset.state = "score-error";
     return;
   }
@@ -767,9 +791,37 @@ function showRuleFields(setDefaults) {
   $("#round_wind").disabled = ruleset === "pung-chow";
   $("#limit-label").hidden = !(ruleset in RULE_LIMITS);
   $("#mj-bonus-label").hidden = ruleset !== "pung-chow-limit";
-  $("#east-13th-label").hidden = ruleset !== "classical";
-  if (ruleset !== "classical") $('input[name=flag][value="east-13th-consecutive"]').checked = false;
+  showEastFlags();
+  $("#limit-label").firstChild.textContent = ruleset === "pung-chow-limit"
+    ? "Limit (points a hand scores at most; empty: no limit) " : "Limit (points a hand scores at most) ";
   if (setDefaults && ruleset in RULE_LIMITS) $("#limit").value = String(RULE_LIMITS[ruleset]);
+}
+
+// East's thirteenth win in a row (classical limit J) is East's alone; East's first discard is
+// won by anyone but East: a box that cannot apply to the winner is not offered
+function showEastFlags() {
+  const winner = $("#winner").value;
+  const thirteenth = $('input[name=flag][value="east-13th-consecutive"]');
+  const first = $('input[name=flag][value="east-first-discard"]');
+  $("#east-13th-label").hidden = !($("#ruleset").value === "classical" && winner === "E");
+  first.closest("label").hidden = winner === "E";
+  if ($("#east-13th-label").hidden) thirteenth.checked = false;
+  if (first.closest("label").hidden) first.checked = false;
+}
+
+// the usual limit follows the Mah-Jongg bonus (300 with 10, 400 with 20) while it is the usual one
+function bonusChanged() {
+  const usual = { 10: "300", 20: "400" };
+  const other = $("#mj_bonus").value === "20" ? usual[10] : usual[20];
+  if ($("#limit").value === other) $("#limit").value = usual[$("#mj_bonus").value];
+}
+
+// the wind at the photo's bottom edge changed (`from`: the wind the hands were drawn for): the
+// same player won, so the winner keeps their place
+function cameraChanged(from) {
+  const winner = $("#winner").value;
+  if (winner) $("#winner").value = windAt(posOfWind(winner, from));
+  cameraShown = $("#camera_seat").value;
 }
 
 function setup() {
@@ -802,24 +854,20 @@ function setup() {
     if (e.dataTransfer.files.length) recognizeFile(e.dataTransfer.files[0]);
   });
   $("#score").addEventListener("click", scoreTable);
-  $("#camera_seat").addEventListener("change", () => {
-    // the same player won, whatever wind sits at the bottom: the winner keeps their place
-    const winner = $("#winner").value;
-    const camera = $("#camera_seat").value;
-    if (winner) $("#winner").value = windAt(posOfWind(winner, cameraShown));
-    cameraShown = camera;
-  });
+  $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else cameraShown = $("#camera_seat").value; });
   $("#winner").addEventListener("change", () => {
     // a winning tile marked in another player's hand is not this winner's
     if (model && model.winning) {
       const where = locate(model.winning);
       if (!where || where.pos === null || windAt(where.pos) !== $("#winner").value) model.winning = null;
     }
+    showEastFlags();
   });
+  $("#mj_bonus").addEventListener("change", bonusChanged);
   $("#ruleset").addEventListener("change", () => showRuleFields(true));
-  for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", changed);
-  $("#limit").addEventListener("input", changed);
-  for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", changed);
+  for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", () => changed(false));
+  $("#limit").addEventListener("input", () => changed(false));
+  for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", () => changed(false));
   if (!restoreTable()) {
     showRuleFields(true);
     document.body.dataset.state = "ready";
