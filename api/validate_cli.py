@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.dir)
     if source.is_file() and zipfile.is_zipfile(source):
         from api.errors import ApiError
-        from api.zips import extract_zip, set_name
+        from api.zips import ZipTooBig, extract_zip, set_name
 
         name = set_name(source.name)  # as the web service names an uploaded set
         with tempfile.TemporaryDirectory(prefix="mjscore-validate-") as tmp:
@@ -85,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 extract_zip(source, folder)
             except ApiError as err:
                 # a zip over the web service's size limits may still be unpacked and passed as a folder
-                too_big = "at most" in str(err.detail) and ("entries" in str(err.detail) or " MB" in str(err.detail))
-                hint = " (a big set: unzip it and pass the folder)" if too_big else ""
+                hint = " (a big set: unzip it and pass the folder)" if isinstance(err, ZipTooBig) else ""
                 print(f"mjscore validate: {source.name}: {err.detail}{hint}", file=sys.stderr)
                 return 2
             return _validate(folder, args, name=name)

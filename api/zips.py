@@ -34,6 +34,14 @@ def _bad(message: str) -> ApiError:
     return ApiError(400, "unsafe-zip", message)
 
 
+class ZipTooBig(ApiError):
+    """A zip over the size limits (entries, bytes unpacked) that is otherwise fine: the command
+    line may unpack it itself and read the folder."""
+
+    def __init__(self, message: str):
+        super().__init__(400, "unsafe-zip", message)
+
+
 def _shown(name: str) -> str:
     """An entry's name as messages quote it: cut to 60 characters, so that a name thousands of
     characters long does not swamp the message."""
@@ -110,12 +118,10 @@ def extract_zip(source: BinaryIO | str | Path, dest: Path) -> list[Path]:
     with archive:
         infos = archive.infolist()
         if len(infos) > MAX_ZIP_ENTRIES:
-            raise _bad(f"the zip has {len(infos)} entries; at most {MAX_ZIP_ENTRIES} are allowed")
+            raise ZipTooBig(f"the zip has {len(infos)} entries; at most {MAX_ZIP_ENTRIES} are allowed")
         declared = sum(info.file_size for info in infos)
         if declared > MAX_ZIP_TOTAL_BYTES:
-            raise _bad(
-                f"the zip unpacks to {declared // MiB} MB; at most {MAX_ZIP_TOTAL_BYTES // MiB} MB allowed"
-            )
+            raise ZipTooBig(f"the zip unpacks to {declared // MiB} MB; at most {MAX_ZIP_TOTAL_BYTES // MiB} MB allowed")
         plan = _plan(infos)
         root = dest.resolve()
         total = 0

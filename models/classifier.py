@@ -173,8 +173,6 @@ def _least_sure(rows: np.ndarray, probabilities: np.ndarray, cap: int | None) ->
     (None: no cap)."""
     if cap is None or len(rows) <= cap:
         return rows
-    if cap <= 0:
-        return rows[:0]
     order = np.argsort(probabilities[rows].max(axis=1), kind="stable")
     return np.sort(rows[order[:cap]])
 

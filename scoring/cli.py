@@ -32,14 +32,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         print(json.dumps({"error": {"code": "unreadable-input", "message": str(err)}}))
         return 2
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {err}"}}))
-        return 2
-    except RecursionError:
-        print(json.dumps({"error": {"code": "invalid-json", "message": "not valid JSON: nested too deeply"}}))
-        return 2
-    except ValueError as err:  # a number of thousands of digits (Python's limit on int conversion)
-        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {err}"}}))
+    except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, nesting past the reader's depth,
+        # or a number of thousands of digits (Python's limit on int conversion)
+        why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {why}"}}))
         return 2
     cases = data if isinstance(data, list) else [data]
     if args.explain:

@@ -229,8 +229,10 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         blur = _blurred(img, faces)
         small = _small_tiles(layout.quads, [r.code for r in reads])
         # tiles too small to read explain the warnings about them, as a blur does
-        tiny = [w for w in small if "too small to read" in w]
-        warnings = blur + tiny + warnings + [w for w in small if w not in tiny]
+        if _median_width(layout.quads) < TINY_TILE_PX:
+            warnings = blur + small + warnings
+        else:
+            warnings = blur + warnings + small
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
