@@ -293,7 +293,7 @@ def repair_to_truth(page, truth: dict) -> list[str]:
                           and not t["face_down"])
             set_key = tile_location(page, member)[1]
             toggle = page.locator(f'article[data-seat="{seat}"] [data-set="{set_key}"] button.toggle')
-            if (toggle.get_attribute("aria-pressed") == "true") != meld["exposed"]:
+            if (toggle.get_attribute("data-exposed") == "true") != meld["exposed"]:
                 toggle.click()
                 edits.append(f"toggled {name} {set_key}")
     # 4. the winning tile: the one laid sideways
@@ -378,8 +378,10 @@ def test_editing_moves_tiles_and_toggles_exposure(server, page):
     other = next(h for h in case["hands"] if not h["winner"] and any(m["exposed"] for m in h["melds"]))
     meld_index = next(i for i, m in enumerate(other["melds"]) if m["exposed"])
     page.click(f'article[data-seat="{other["seat"]}"] [data-set="meld-{meld_index}"] button.toggle')
-    assert page.get_attribute(f'article[data-seat="{other["seat"]}"] [data-set="meld-{meld_index}"] button.toggle',
-                              "aria-pressed") == "false"
+    toggle = page.locator(f'article[data-seat="{other["seat"]}"] [data-set="meld-{meld_index}"] button.toggle')
+    assert toggle.get_attribute("data-exposed") == "false"
+    # its name holds the word it shows (a voice-control user says what they see)
+    assert toggle.inner_text() == "concealed" and toggle.get_attribute("aria-label") == f"set {meld_index + 1}: concealed"
     # 3. move that player's first concealed tile into a new set and back again into concealed
     first = page.locator(f'article[data-seat="{other["seat"]}"] [data-set="concealed"] button.tile[data-id]').first
     tile_id = first.get_attribute("data-id")
@@ -407,6 +409,72 @@ def test_keyboard_opens_and_closes_the_picker(server, page):
     assert page.evaluate("document.activeElement.closest('#picker') !== null")  # focus moved into the picker
     page.keyboard.press("Escape")
     page.wait_for_selector("#picker:not([open])", state="attached")
+
+
+FOCUS_RING = "el => { const s = getComputedStyle(el); return [s.outlineStyle, s.outlineColor, s.outlineWidth]; }"
+
+
+def test_the_keyboard_is_seen_and_goes_from_tile_to_tile(server, page):
+    """Focus shows as its own ring, never the same as a mark (a tile to check, the winning tile,
+    the picker's current kind); the arrow keys go from tile to tile in the hands and the picker."""
+    def unsure_of_one(recognition):
+        first = next(t for t in recognition["tiles"] if t["seat"] == "S" and not t["face_down"])
+        first["confidence"] = 0.31
+
+    answer_from_truth(page, unsure_of_one)
+    upload_example(page, server)
+    marked = page.locator("#hands button.tile.unsure")
+    winning = page.locator("#hands button.tile.winning")
+    for tile in (marked, winning):
+        page.locator("#score").focus()
+        resting = tile.evaluate(FOCUS_RING)
+        page.keyboard.press("Shift+Tab")  # the keyboard's focus, as a keyboard gives it
+        tile.focus()
+        assert tile.evaluate(FOCUS_RING) != resting
+        assert tile.evaluate(FOCUS_RING)[0] == "solid"
+    tiles = page.locator('article[data-seat="S"] button.tile')
+    tiles.nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement") == tiles.nth(1).evaluate("b => b")
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.closest('article').dataset.seat") == "S"
+    assert page.evaluate("document.activeElement") == tiles.last.evaluate("b => b")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")  # to the next line: the concealed run's second row or a set
+    below = page.evaluate("document.activeElement.getBoundingClientRect().top")
+    assert below > tiles.nth(0).evaluate("b => b.getBoundingClientRect().bottom")
+    # the picker: its current kind marked, focused on opening, with a ring of its own
+    tiles.nth(0).press("Enter")
+    page.wait_for_selector("#picker[open]")
+    current = page.locator('#picker-kinds button[aria-pressed="true"]')
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    focused = current.evaluate(FOCUS_RING)
+    page.keyboard.press("ArrowRight")
+    assert current.evaluate(FOCUS_RING) != focused  # the ring moved on; the mark stayed
+    assert current.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"  # back where it began
+    page.keyboard.press("Escape")
+
+
+def test_removing_a_sets_last_tile_leaves_the_keyboard_in_that_hand(server, page):
+    answer_from_truth(page)
+    upload_example(page, server)
+    card = 'article[data-seat="S"]'  # the example's South has a flower and sets
+    for group in ("bonus", "meld-0"):
+        tiles = page.locator(f'{card} [data-set="{group}"] button.tile[data-id]')
+        count = tiles.count()
+        assert count >= 1
+        for _ in range(count):
+            tiles.first.click()
+            page.wait_for_selector("#picker[open]")
+            page.click("#picker-delete")
+            page.wait_for_selector("#picker:not([open])", state="attached")
+            # the set's other tiles, then (its last gone) the hand's "+", never the page's top
+            assert page.evaluate("document.activeElement.closest('article')?.dataset.seat") == "S"
+        assert page.evaluate("document.activeElement.classList.contains('add')")
 
 
 def phone_screenshot(page, path: Path) -> None:
@@ -457,8 +525,13 @@ def test_phone_layout_has_no_sideways_scroll(server, browser):
         page.wait_for_selector("#picker[open]")
         assert page.is_visible("#picker-crop")
         assert page.evaluate("document.querySelector('#picker').getBoundingClientRect().right <= window.innerWidth")
-        page.locator("#picker-close").scroll_into_view_if_needed()
-        assert page.locator("#picker-close").is_visible()
+        # its actions stay at the dialog's foot, in view without scrolling it
+        inside = "b => { const d = document.querySelector('#picker').getBoundingClientRect(); " \
+                 "const r = b.getBoundingClientRect(); return r.top >= d.top && r.bottom <= d.bottom; }"
+        assert page.locator("#picker-close").evaluate(inside)
+        # the boxes of "Also" are rows a finger can hit
+        assert min(page.locator(".flags label:visible").evaluate_all(
+            "ls => ls.map(l => l.getBoundingClientRect().height)")) >= 44
         if SCREENSHOTS:
             phone_screenshot(page, SCREENSHOTS / "page-phone-picker.png")
         page.click("#picker-close")
@@ -478,7 +551,10 @@ def test_a_text_file_gets_a_clear_message(server, page, tmp_path):
     assert not page.is_visible('label[for="camera"]') and page.is_visible('label[for="photo"]')
     page.set_input_files("#photo", str(bogus))
     page.wait_for_selector("#status.error")
-    assert "not a readable image" in page.inner_text("#status")
+    message = page.inner_text("#status")
+    # what went wrong, and what to do, in words (the API's code is not shown)
+    assert "not a readable image" in message and "Choose a photo: a JPEG" in message
+    assert "(not-an-image)" not in message and "unsupported" not in message
 
 
 
@@ -708,13 +784,21 @@ def test_scoring_waits_for_the_winner_and_the_winning_tile(server, page):
     assert page.input_value("#winner") == ""
     assert "No winning tile lies sideways" in page.inner_text("#status")
     score(page)
-    assert "Choose who won" in page.inner_text("#status") and not sent
-    assert "Choose who won" in page.inner_text("#score-status")  # beside the button, too
+    # the keyboard (and the view) is taken to the field, which is marked and says why; said once
+    assert "Choose who won" in page.inner_text("#context-error") and not sent
+    assert page.evaluate("document.activeElement.id") == "winner"
+    assert page.get_attribute("#winner", "aria-invalid") == "true"
+    assert page.get_attribute("#winner", "aria-describedby") == "context-error"
+    assert "Choose who won" not in page.inner_text("#status") + page.inner_text("#score-status")
     page.select_option("#winner", winner["seat"])
+    assert page.get_attribute("#winner", "aria-invalid") is None and page.locator("#context-error").is_hidden()
     page.select_option("#win_by", winner["win_by"])
     score(page)
-    assert "Mark the tile that won West the hand" in page.inner_text("#status") and not sent
+    assert "Mark the tile that won West the hand" in page.inner_text("#score-status") and not sent
+    assert "Mark the tile" not in page.inner_text("#status")
     assert page.locator("#results").is_hidden()
+    page.click("#score-status button.go-to-seat")  # beside the message: a way to West's tiles
+    assert page.evaluate("document.activeElement.closest('article').dataset.seat") == winner["seat"]
     tile = page.locator(f'article[data-seat="{winner["seat"]}"] [data-set="concealed"] '
                         f'button.tile[data-code="{winner["winning_tile"]}"]').last
     tile_id = tile.get_attribute("data-id")
@@ -910,3 +994,37 @@ def test_a_warning_shows_the_tiles_it_is_about(server, page):
     page.click("#picker-delete")
     page.wait_for_selector("#picker:not([open])", state="attached")
     assert page.locator("#warnings button.show-tiles").count() == 0 and page.locator("#warnings li").count() == 2
+
+
+def test_a_refused_table_points_to_its_hand_and_scores_are_announced(server, page):
+    """The engine's refusal names a seat: a button beside it takes the keyboard to that hand, and
+    no API code is shown; once scored, the keyboard is at the scores and the status line says who
+    won and the nets."""
+    truth = answer_from_truth(page)
+    upload_example(page, server)
+    winner = next(h for h in truth["case"]["hands"] if h["winner"])["seat"]
+    spare = page.locator(f'article[data-seat="{winner}"] [data-set="concealed"] button.tile:not(.winning)[data-id]').first
+    code = spare.get_attribute("data-code")
+    spare.click()
+    page.wait_for_selector("#picker[open]")
+    page.click("#picker-delete")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    score(page)
+    refusal = page.inner_text("#result-body")
+    assert "This table cannot be scored" in refusal and "wrong-tile-count" not in refusal
+    page.click("#result-body button.go-to-seat")
+    assert page.evaluate("document.activeElement.closest('article').dataset.seat") == winner
+
+    page.locator(f'article[data-seat="{winner}"] [data-set="concealed"] button.add').click()
+    page.wait_for_selector("#picker[open]")
+    page.click(f'#picker-kinds button[data-code="{code}"]')
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    assert page.evaluate("document.activeElement.id") == "results-title"
+    status = page.inner_text("#status")
+    assert status.startswith(f"Scored: {WIND_NAMES[winner]} won; ")
+    shown = shown_results(page)
+    assert len(shown) == 4
+    for seat, (_, net) in shown.items():  # the nets the table shows, said in the status line
+        assert f"{WIND_NAMES[seat]} {net}" in status

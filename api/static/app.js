@@ -43,6 +43,12 @@ function tileShort(code) {
   return code;
 }
 
+// a tile button's name: what it shows, then what that means ("3m, 3 Character"), so a person
+// using voice control can say what they see
+function tileLabel(code) {
+  return code === "back" ? tileName(code) : `${tileShort(code)}, ${tileName(code)}`;
+}
+
 function tileClass(code) {
   if (code === "back") return "t-back";
   if (code[0] === "f") return "t-bonus";
@@ -75,6 +81,7 @@ let nextId = 1;
 let photoUrl = null;
 let picking = null; // {id} of the tile open in the picker, or {add: setRef}
 let focusAfter = null; // the tile id to focus once the picker closes (the hands are drawn anew)
+let focusElse = null;  // what to focus then when that tile is gone (a selector)
 let reading = 0;    // the latest photo sent to be read: an earlier answer arriving late is dropped
 let cameraShown = "E"; // the wind at the photo's bottom edge the hands are drawn for
 
@@ -176,7 +183,7 @@ function tileButton(id) {
   const tile = model.tiles.get(id);
   const isWinning = model.winning === id;
   const doubt = unsure(tile) ? `, read with ${Math.round(tile.confidence * 100)}% confidence: check it` : "";
-  const label = `${tileName(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}${doubt}`;
+  const label = `${tileLabel(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}${doubt}`;
   return el("button", {
     type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}${doubt ? " unsure" : ""}${(model.shown || []).includes(id) ? " named" : ""}`,
     "data-id": id, "data-code": tile.code, "aria-label": label, title: label,
@@ -203,15 +210,16 @@ function renderHands() {
       el("span", { class: "set-label" }, "Concealed"), seat.concealed.map(tileButton), addButton({ pos, kind: "concealed" }));
     card.append(concealed);
     seat.melds.forEach((meld, m) => {
+      const state = meld.exposed ? "exposed" : "concealed";
       const toggle = el("button", {
-        type: "button", class: "toggle", "aria-pressed": meld.exposed ? "true" : "false",
-        "aria-label": `set ${m + 1} exposed`,
+        type: "button", class: `toggle ${state}`, "data-exposed": String(meld.exposed),
+        "aria-label": `set ${m + 1}: ${state}`, title: `switch set ${m + 1} to ${meld.exposed ? "concealed" : "exposed"}`,
         onclick: () => {
           meld.exposed = !meld.exposed;
           changed();
           focusOn(`article[data-seat="${wind}"] [data-set="meld-${m}"] button.toggle`);
         },
-      }, meld.exposed ? "exposed" : "concealed");
+      }, state);
       card.append(el("div", { class: "set meld", "data-set": `meld-${m}` },
         el("span", { class: "set-label" }, `Set ${m + 1} (${meldKind(meld)})`), meld.ids.map(tileButton), toggle));
     });
@@ -302,11 +310,41 @@ function changed(tiles = true) {
     saveTable();
   }
   $("#score-status").textContent = "";
+  clearFieldErrors();
   if (!$("#results").hidden) {
     $("#results").hidden = true;
     $("#result-body").replaceChildren();
     setStatus("The table changed: score it again.");
     document.body.dataset.state = "recognized";
+  }
+}
+
+// the arrow keys among tile buttons: left and right along `row(button)`'s buttons, Home and End to
+// its ends, up and down to the nearest button of the line above or below among all `buttons`
+const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+function arrowTo(event, buttons, row) {
+  const from = event.target.closest("button.tile");
+  if (!from || !ARROWS.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+  let to = null;
+  if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+    const here = from.getBoundingClientRect();
+    const down = event.key === "ArrowDown";
+    let best = Infinity;
+    for (const b of buttons) {
+      const r = b.getBoundingClientRect();
+      const dy = down ? r.top - here.bottom : here.top - r.bottom;
+      if (dy < -here.height / 2 || b === from) continue;  // not on a line below (above)
+      const cost = dy * 4 + Math.abs(r.left + r.width / 2 - here.left - here.width / 2);
+      if (cost < best) { best = cost; to = b; }
+    }
+  } else {
+    const mates = row(from);
+    const i = mates.indexOf(from);
+    to = { ArrowLeft: mates[i - 1], ArrowRight: mates[i + 1], Home: mates[0], End: mates[mates.length - 1] }[event.key];
+  }
+  if (to) {
+    event.preventDefault();
+    to.focus();
   }
 }
 
@@ -393,7 +431,7 @@ function buildPickerKinds() {
   const box = $("#picker-kinds");
   for (const code of CLASSES) {
     box.append(el("button", { type: "button", class: `tile ${tileClass(code)}`, "data-code": code,
-      "aria-label": tileName(code), title: tileName(code), onclick: () => pick(code) }, tileShort(code)));
+      "aria-label": tileLabel(code), title: tileName(code), onclick: () => pick(code) }, tileShort(code)));
   }
 }
 
@@ -460,7 +498,7 @@ function openPicker(id, addTarget, fromPhoto = false) {
   $("#picker-likely").hidden = likely.length < 2;
   $("#picker-likely-kinds").replaceChildren(...likely.map(([code, p]) => el("button", {
     type: "button", class: `tile ${tileClass(code)}`, "data-code": code, "aria-pressed": code === tile.code ? "true" : "false",
-    "aria-label": `${tileName(code)}, ${Math.round(p * 100)}%`, title: `${tileName(code)}, ${Math.round(p * 100)}%`,
+    "aria-label": `${tileLabel(code)}, ${Math.round(p * 100)}%`, title: `${tileName(code)}, ${Math.round(p * 100)}%`,
     onclick: () => pick(code),
   }, tileShort(code), el("small", {}, `${Math.round(p * 100)}%`))));
   drawTileCrop(tile);
@@ -525,6 +563,9 @@ function setupPicker() {
     if (where) {
       where.list.splice(where.index, 1);
       focusAfter = where.list[Math.min(where.index, where.list.length - 1)] || null;
+      // the last tile of its set gone: the keyboard goes to that seat's "+", not the page's top
+      const seat = where.pos === null ? null : `article[data-seat="${windAt(where.pos)}"]`;
+      focusElse = !seat ? "#score" : `${seat} [data-set="${where.kind === "bonus" ? "bonus" : "concealed"}"] button.add`;
     }
     model.tiles.delete(picking.id);
     if (model.winning === picking.id) model.winning = null;
@@ -538,9 +579,13 @@ function setupPicker() {
   $("#picker").addEventListener("close", () => {
     const back = focusAfter || (picking && picking.id);
     const fromPhoto = Boolean(picking && picking.fromPhoto);
+    const otherwise = focusElse;
     picking = null;
     focusAfter = null;
-    focusTile(back, fromPhoto);  // the hands were drawn anew: focus goes back to the tile, not the page
+    focusElse = null;
+    // the hands were drawn anew: focus goes back to the tile, not the page
+    if (model && model.tiles.has(back)) focusTile(back, fromPhoto);
+    else if (otherwise) focusOn(otherwise, fromPhoto);
   });
 }
 
@@ -552,16 +597,31 @@ function setStatus(text, isError) {
   status.classList.toggle("error", Boolean(isError));
 }
 
-async function apiError(response) {
-  try {
-    const body = await response.json();
-    return `${body.message || "request failed"} (${body.code || response.status})`;
-  } catch (e) {
-    return `request failed (${response.status})`;
-  }
+// what a player can do about a refused photo, by the API's error code
+const PHOTO_REMEDIES = {
+  "unsupported-media-type": "Choose a photo: a JPEG, PNG, WebP or HEIC picture.",
+  "not-an-image": "Choose a photo: a JPEG, PNG, WebP or HEIC picture.",
+  "corrupt-image": "The file is damaged or was cut short: take or choose the photo again.",
+  "empty-upload": "The file is empty: take or choose the photo again.",
+  "image-too-large": "Use your camera's normal photo size, or a smaller copy of the picture.",
+  "payload-too-large": "Use your camera's normal photo size, or a smaller copy of the picture.",
+  busy: "The server is reading other photos: try again in a moment.",
+};
+
+// the server's message (its code kept for the console, not shown: a player acts on words)
+async function apiError(response, remedies = {}) {
+  let body = null;
+  try { body = await response.json(); } catch (e) { body = null; }
+  if (!body || !body.message) return `the server refused it (HTTP ${response.status}).`;
+  console.info("mjscore API error", response.status, body.code);
+  const remedy = remedies[body.code];
+  return `${body.message}${/[.!?]$/.test(body.message) ? "" : "."}${remedy ? ` ${remedy}` : ""}`;
 }
 
 const MAX_UPLOAD = 20 * 1024 * 1024;
+
+// smooth scrolling, unless the reader asked for less motion
+const SCROLL = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
 
 const OFFLINE = "Could not reach the server: check the connection and try again.";
 
@@ -574,7 +634,7 @@ function mayStartAfresh() {
 async function recognizeFile(file) {
   if (!file) return;
   if (file.size > MAX_UPLOAD) {
-    setStatus(`The photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 20 MB.`, true);
+    setStatus(`The photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 20 MB. ${PHOTO_REMEDIES["payload-too-large"]}`, true);
     return;
   }
   if (!mayStartAfresh()) return;
@@ -597,7 +657,7 @@ async function recognizeFile(file) {
   }
   if (token !== reading) return;  // another photo was chosen meanwhile: its answer is the one wanted
   if (!response.ok) {
-    setStatus(`The photo could not be read: ${await apiError(response)}`, true);
+    setStatus(`The photo could not be read: ${await apiError(response, PHOTO_REMEDIES)}`, true);
     return;
   }
   const rec = await response.json();
@@ -673,34 +733,79 @@ function buildCase() {
   return table;
 }
 
-// what the page needs before a table can be scored, in words a player acts on (null: ready)
+// what the page needs before a table can be scored, in words a player acts on (null: ready):
+// {message, field} for a field of section 2 (the keyboard is taken there), {message, seat} for a
+// seat's tiles (a button beside the message goes there)
 function notReady() {
   const winner = $("#winner").value;
-  if (!winner) return "Choose who won (Winner, above).";
+  if (!winner) return { message: "Choose who won.", field: "winner" };
   const pos = posOfWind(winner, $("#camera_seat").value);
   if ($("#win_by").value !== "original-hand" && !model.seats[pos].concealed.includes(model.winning)) {
-    return `Mark the tile that won ${WIND_NAMES[winner]} the hand: click it among ${WIND_NAMES[winner]}'s concealed `
-      + "tiles and tick \u201cwinning tile\u201d.";
+    return { message: `Mark the tile that won ${WIND_NAMES[winner]} the hand: click it among ${WIND_NAMES[winner]}'s `
+      + "concealed tiles and tick \u201cwinning tile\u201d.", seat: winner };
   }
   const limit = $("#limit").value.trim();
   if (!$("#limit-label").hidden) {
     const bad = $("#limit").validity.badInput || (limit && !(Number.isInteger(Number(limit)) && Number(limit) >= 1));
     if (bad || (!limit && $("#ruleset").value === "classical")) {
-      return $("#ruleset").value === "classical" ? "The limit must be a whole number of points (1000 is usual)."
-        : "The limit must be a whole number of points, or empty for the book's game with no limit.";
+      return { message: $("#ruleset").value === "classical" ? "The limit must be a whole number of points (1000 is usual)."
+        : "The limit must be a whole number of points, or empty for the book's game with no limit.", field: "limit" };
     }
   }
   return null;
+}
+
+// a field of section 2 that stops the scoring: marked, its message under the form, the keyboard
+// (and the view) taken to it; the score button's own line stays empty, so it is said once
+function showFieldError(field, message) {
+  const input = $(`#${field}`);
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", "context-error");
+  $("#context-error").textContent = message;
+  $("#context-error").hidden = false;
+  input.scrollIntoView({ block: "center", behavior: SCROLL });
+  input.focus({ preventScroll: true });
+}
+
+function clearFieldErrors() {
+  for (const input of document.querySelectorAll("#context-form [aria-invalid]")) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+  $("#context-error").textContent = "";
+  $("#context-error").hidden = true;
+}
+
+// the first seat a message names ("West (winner) holds 13 tiles"), for a button that goes there
+// ("East Wind" is a tile, not a seat)
+function seatNamed(message) {
+  const m = /\b(East|South|West|North)\b(?! Wind)/.exec(String(message));
+  return m ? WINDS.find((w) => WIND_NAMES[w] === m[1]) : null;
+}
+
+// a button that takes the keyboard to a seat's first tile (its "+" when it has none)
+function goToSeat(wind) {
+  return el("button", { type: "button", class: "go-to-seat", onclick: () => {
+    const card = `#hands article[data-seat="${wind}"]`;
+    const node = document.querySelector(`${card} button.tile:not(.add)`) || document.querySelector(`${card} button.add`);
+    if (node) { node.scrollIntoView({ block: "center", behavior: SCROLL }); node.focus({ preventScroll: true }); }
+  } }, `go to ${WIND_NAMES[wind]}'s tiles`);
+}
+
+// the score button's line: a message, and a button to the seat it is about
+function scoreStatus(message, seat) {
+  $("#score-status").replaceChildren(message, ...(seat ? [" ", goToSeat(seat)] : []));
 }
 
 async function scoreTable() {
   const body = $("#result-body");
   const missing = notReady();
   $("#score-status").textContent = "";
+  clearFieldErrors();
   if (missing) {
     $("#results").hidden = true;
-    setStatus(missing, true);
-    $("#score-status").textContent = missing;  // beside the button: the status line is a screen away
+    if (missing.field) showFieldError(missing.field, missing.message);
+    else scoreStatus(missing.message, missing.seat);  // beside the button, announced once
     document.body.dataset.state = "score-error";
     return;
   }
@@ -713,26 +818,39 @@ async function scoreTable() {
     response = await fetch("/api/v1/score", { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify(table) });
   } catch (e) {
-    setStatus(OFFLINE, true);
-    $("#score-status").textContent = OFFLINE;
+    setStatus("");
+    scoreStatus(OFFLINE);
     document.body.dataset.state = "score-error";
     return;
   }
   $("#results").hidden = false;
   if (!response.ok) {
     const message = await apiError(response);
-    body.replaceChildren(el("p", { class: "error", role: "alert" }, `This table cannot be scored: ${message}`));
+    const seat = seatNamed(message);
+    body.replaceChildren(el("p", { class: "error", role: "alert" }, `This table cannot be scored: ${message}`,
+      ...(seat ? [" ", goToSeat(seat)] : [])));
     setStatus("The table needs a correction.", true);
-    $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
+    $("#results").scrollIntoView({ behavior: SCROLL, block: "start" });
     document.body.dataset.state = "score-error";
     return;
   }
-  renderResult(await response.json(), table);
+  const result = await response.json();
+  renderResult(result, table);
   model.edited = false;
   saveTable();
-  setStatus("Scored.");
+  setStatus(`Scored: ${summary(result)}.`);
   document.body.dataset.state = "scored";
-  $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
+  $("#results").scrollIntoView({ behavior: SCROLL, block: "start" });
+  $("#results-title").focus({ preventScroll: true });  // the keyboard, and a screen reader, at the scores
+}
+
+// "West won; West +104, East +156, South -82, North -178" for the status line
+function summary(result) {
+  const payments = result.payments || {};
+  const nets = WINDS.filter((w) => payments[w] !== undefined)
+    .map((w) => `${WIND_NAMES[w]} ${payments[w] > 0 ? "+" : ""}${payments[w]}`);
+  const who = result.winner ? `${WIND_NAMES[result.winner] || result.winner} won` : "no winner";
+  return nets.length ? `${who}; ${nets.join(", ")}` : who;
 }
 
 const TILE_CODE = /^([1-9][mpsz]|f[1-8])$/;
@@ -854,6 +972,13 @@ function setup() {
     if (e.dataTransfer.files.length) recognizeFile(e.dataTransfer.files[0]);
   });
   $("#score").addEventListener("click", scoreTable);
+  $("#table .skip").addEventListener("click", (e) => { e.preventDefault(); $("#score").focus(); });
+  $("#hands").addEventListener("keydown", (e) => arrowTo(e, [...$("#hands").querySelectorAll("button.tile")],
+    (b) => [...b.closest("article").querySelectorAll("button.tile")]));
+  $("#picker-kinds").addEventListener("keydown", (e) => {
+    const all = [...$("#picker-kinds").querySelectorAll("button.tile")];
+    arrowTo(e, all, () => all);
+  });
   $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else cameraShown = $("#camera_seat").value; });
   $("#winner").addEventListener("change", () => {
     // a winning tile marked in another player's hand is not this winner's
