@@ -981,13 +981,15 @@ def test_a_warning_shows_the_tiles_it_is_about(server, page):
     def warn_about_one(recognition):
         k = next(i for i, t in enumerate(recognition["tiles"]) if t["seat"] == "N" and not t["face_down"])
         named.update(recognition["tiles"][k])
-        recognition["warnings"] = ["the photo is blurred", "low confidence: tile 3 of North (read as x, 40%)"]
+        recognition["warnings"] = ["the photo is blurred", "low confidence: tile 3 of North (read as f2, 40%; else 5z 31%)"]
         recognition["warning_tiles"] = [[], [k]]
 
     answer_from_truth(page, warn_about_one)
     upload_example(page, server)
     buttons = page.locator("#warnings button.show-tiles")
     assert buttons.count() == 1 and page.locator("#warnings li").count() == 2
+    # tile codes in the player's words
+    assert "(read as Orchid, 40%; else White Dragon 31%)" in page.locator("#warnings li").nth(1).inner_text()
     buttons.click()
     marked = page.locator("#hands button.tile.named")
     assert marked.count() == 1 and marked.get_attribute("data-code") == named["code"]

@@ -206,7 +206,7 @@ function renderHands() {
     const count = seat.concealed.length + seat.bonus.length + seat.melds.reduce((n, m) => n + m.ids.length, 0);
     const card = el("article", { class: `seat seat-${pos}`, "data-seat": wind, "aria-label": `${WIND_NAMES[wind]}'s tiles` },
       el("h3", {}, `${WIND_NAMES[wind]} `, el("small", {}, `(${POSITIONS[pos]} of the photo, ${count} tiles)`)));
-    const concealed = el("div", { class: "set concealed", "data-set": "concealed" },
+    const concealed = el("div", { class: "set concealed", "data-set": "concealed", role: "group", "aria-label": `${WIND_NAMES[wind]}'s concealed tiles` },
       el("span", { class: "set-label" }, "Concealed"), seat.concealed.map(tileButton), addButton({ pos, kind: "concealed" }));
     card.append(concealed);
     seat.melds.forEach((meld, m) => {
@@ -220,10 +220,10 @@ function renderHands() {
           focusOn(`article[data-seat="${wind}"] [data-set="meld-${m}"] button.toggle`);
         },
       }, state);
-      card.append(el("div", { class: "set meld", "data-set": `meld-${m}` },
+      card.append(el("div", { class: "set meld", "data-set": `meld-${m}`, role: "group", "aria-label": `${WIND_NAMES[wind]}'s set ${m + 1} (${meldKind(meld)})` },
         el("span", { class: "set-label" }, `Set ${m + 1} (${meldKind(meld)})`), meld.ids.map(tileButton), toggle));
     });
-    card.append(el("div", { class: "set bonus", "data-set": "bonus" },
+    card.append(el("div", { class: "set bonus", "data-set": "bonus", role: "group", "aria-label": `${WIND_NAMES[wind]}'s flowers and seasons` },
       el("span", { class: "set-label" }, "Flowers / seasons"), seat.bonus.map(tileButton), addButton({ pos, kind: "bonus" })));
     box.append(card);
   });
@@ -268,10 +268,15 @@ function highlight(id, on) {
 
 // each warning, with a button that shows the tiles it is about (its tile numbers count along the
 // seat's groups in the photo, which a person cannot count on the page)
+// a warning's single tile codes as the names a player knows ("read as f2" -> "read as Orchid")
+function namedTiles(text) {
+  return String(text).replace(/\b([1-9][mpsz]|f[1-8])\b/g, (code) => tileName(code));
+}
+
 function renderWarnings() {
   const list = $("#warnings");
   list.replaceChildren(...model.warnings.map((w, i) => {
-    const text = typeof w === "string" ? w : (w.message || JSON.stringify(w));
+    const text = namedTiles(typeof w === "string" ? w : (w.message || JSON.stringify(w)));
     const ids = ((model.warningTiles || [])[i] || []).filter((id) => model.tiles.has(id));
     if (!ids.length) return el("li", {}, text);
     return el("li", {}, text, " ", el("button", {
@@ -907,6 +912,7 @@ const RULE_LIMITS = { "pung-chow-limit": 300, classical: 1000 };
 function showRuleFields(setDefaults) {
   const ruleset = $("#ruleset").value;
   $("#round_wind").disabled = ruleset === "pung-chow";
+  $("#round-wind-note").hidden = ruleset !== "pung-chow";
   $("#limit-label").hidden = !(ruleset in RULE_LIMITS);
   $("#mj-bonus-label").hidden = ruleset !== "pung-chow-limit";
   showEastFlags();
