@@ -9,16 +9,16 @@ import asyncio
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from fastapi import Body, FastAPI, File, Form, Query, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from api import service
-from api.errors import ApiError, ErrorBody, install_error_handlers
+from api.errors import ApiError, ErrorBody, describe_errors, install_error_handlers
 from api.images import check_content_type
 from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
 from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table, ValidationReport, WinBy
@@ -114,7 +114,18 @@ async def healthz() -> dict:
 
 # --------------------------------------------------------------------------- scoring
 
-TableOrTables = Union[Table, Annotated[list[Table], Field(min_length=1, max_length=MAX_TABLES_PER_REQUEST)]]
+#: in a list, an object that is no valid Table is refused in its place, not with the whole list
+TableOrTables = Union[Table, Annotated[list[Union[Table, dict[str, Any]]],
+                                       Field(min_length=1, max_length=MAX_TABLES_PER_REQUEST)]]
+
+
+def _refused(item: dict) -> dict:
+    """The error in its place of a listed object that is no valid Table (as a single one would get)."""
+    try:
+        Table.model_validate(item)
+    except ValidationError as exc:
+        return {"error": {"code": "invalid-request", "message": describe_errors(exc.errors())}}
+    return {"error": {"code": "invalid-request", "message": "the table is not valid"}}
 
 
 @app.post(
@@ -137,7 +148,7 @@ def score(tables: Annotated[TableOrTables, Body()]):
     # a plain function: FastAPI runs it in its thread pool, so a list of 200 tables being scored
     # does not hold up the event loop (and every other request) meanwhile
     if isinstance(tables, list):
-        return [score_table(t.to_case()) for t in tables]
+        return [score_table(t.to_case()) if isinstance(t, Table) else _refused(t) for t in tables]
     result = score_table(tables.to_case())
     if "error" in result:
         error = result["error"]

@@ -59,15 +59,30 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
     return JSONResponse({"code": code, "message": message}, status_code=status, headers=headers)
 
 
+def _is_type_tag(part) -> bool:
+    """A place in an error's path that names a type a union tried (Table, list[...], str), not a field."""
+    return isinstance(part, str) and (part == "body" or "[" in part or part[:1].isupper() or part.startswith("constrained"))
+
+
+def describe_errors(errors: list[dict], body=None) -> str:
+    """Pydantic's errors in a line: each where (its fields and list places) and what; when the
+    body could be one table or a list of them, only the errors of the shape sent."""
+    shaped = [e for e in errors if len(e.get("loc", ())) > 1 and _is_type_tag(e["loc"][1])]
+    if shaped and body is not None:
+        sent = "list[" if isinstance(body, list) else "Table"
+        errors = [e for e in shaped if str(e["loc"][1]).startswith(sent)] or errors
+    parts: list[str] = []
+    for err in errors:
+        where = ".".join(str(p) for p in err.get("loc", ()) if not _is_type_tag(p)) or "body"
+        part = f"{where}: {err.get('msg', 'invalid')}"
+        if part not in parts:
+            parts.append(part)
+    shown = parts[:5] + ([f"and {len(parts) - 5} more"] if len(parts) > 5 else [])
+    return "; ".join(shown) or "the request is not valid"
+
+
 def _describe_validation(exc: RequestValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    more = len(exc.errors()) - 5
-    if more > 0:
-        parts.append(f"and {more} more")
-    return "; ".join(parts) or "the request is not valid"
+    return describe_errors(list(exc.errors()), getattr(exc, "body", None))
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any, Final
 
 from operator import add
@@ -38,6 +39,16 @@ FLAGS: Final = (
     "false-mah-jongg",
 )
 NO_FLAGS: Final[frozenset[str]] = frozenset()
+#: the fields a case, a hand, a meld and `params` may hold.  A hand, a meld or `params` with any
+#: other field is refused (a misspelt "flag" or "limt" would otherwise be dropped and the table
+#: scored wrong); a case may carry notes of its own (vectors.json's "source", "expected", ...),
+#: refused only when one looks like a misspelt field ("roundwind")
+CASE_FIELDS: Final = frozenset(("id", "ruleset", "seat_wind", "round_wind", "params", "kind", "hands",
+                                "discarder", "discarder_exempt"))
+HAND_FIELDS: Final = frozenset(("seat", "winner", "concealed", "melds", "winning_tile", "win_by", "flags",
+                                "bonus_tiles"))
+MELD_FIELDS: Final = frozenset(("kind", "tiles", "exposed"))
+PARAM_FIELDS: Final = frozenset(("limit", "mj_bonus", "east_double", "east_consecutive_wins"))
 CASE_KINDS: Final = (None, "wash", "penalty-false-mj", "penalty-discarder")
 MELD_KINDS: Final = ("chow", "pung", "kong")
 N_KINDS: Final = len(INDEX)  # count bytes per hand
@@ -190,9 +201,21 @@ def _no_tiles(text: Any) -> bool:
     return text is None or (type(text) in (str, list) and not text)
 
 
+def _unknown_fields(raw: dict, known: frozenset, where: str, *, notes_allowed: bool = False) -> None:
+    """Refuse a field `known` does not hold, naming it and the field it may be a misspelling of
+    (with `notes_allowed`, only such a look-alike is refused)."""
+    for key in sorted(raw.keys() - known, key=str):
+        close = get_close_matches(str(key), sorted(known), n=1, cutoff=0.75)
+        if close or not notes_allowed:
+            hint = f"; did you mean {close[0]!r}?" if close else f" (it may hold {', '.join(sorted(known))})"
+            raise ScoringError("invalid-case", f"{where}: unknown field {str(key)[:40]!r}{hint}")
+
+
 def _parse_meld(raw: Any, where: str) -> Meld:
     if not isinstance(raw, dict):
         raise ScoringError("invalid-meld", f"{where}: a meld must be an object {{kind, tiles, exposed}}")
+    if not MELD_FIELDS.issuperset(raw):
+        _unknown_fields(raw, MELD_FIELDS, where)
     kind = raw.get("kind")
     tiles = _tiles(raw.get("tiles"), where)
     if any(is_bonus(t) for t in tiles):
@@ -238,8 +261,11 @@ _NUMBER_PARAMS: Final = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins"
 
 
 def _check_params(params: dict) -> None:
-    """Refuse parameters the rules cannot use (a limit of "abc", east_double "no") with a
-    message naming the parameter, instead of failing while scoring."""
+    """Refuse parameters the rules cannot use (a limit of "abc", east_double "no", a misspelt
+    "limt") with a message naming the parameter, instead of failing while scoring or scoring
+    without it."""
+    if not PARAM_FIELDS.issuperset(params):
+        _unknown_fields(params, PARAM_FIELDS, "params")
     for key, least in _NUMBER_PARAMS:
         value = params.get(key)
         if value is None or type(value) is int and value >= least:
@@ -260,6 +286,8 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     if seat not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"hands[{index}]: seat {seat!r} is not one of E, S, W, N")
     who = SEAT_NAMES[seat]
+    if not HAND_FIELDS.issuperset(raw):
+        _unknown_fields(raw, HAND_FIELDS, who)
     winner = raw.get("winner", False)
     if winner is not True and winner is not False:
         raise ScoringError("invalid-case", f"{who}: 'winner' must be true or false")
@@ -301,7 +329,8 @@ def _parse_hand(raw: Any, index: int) -> Hand:
             raise ScoringError("invalid-case", f"{who}: 'flags' must be a list")
         for flag in flags:
             if flag not in FLAGS:
-                raise ScoringError("invalid-case", f"{who}: unknown flag {flag!r}")
+                raise ScoringError("invalid-case", f"{who}: unknown flag {str(flag)[:40]!r} "
+                                                   f"(flags: {', '.join(FLAGS)})")
     bonus_raw = raw.get("bonus_tiles")
     bonus = [] if bonus_raw is None or _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
     if bonus:
@@ -343,6 +372,8 @@ def parse_case(raw: Any) -> Case:
     """Parse a vectors.json case (a dict) into a :class:`Case`, checking its structure."""
     if not isinstance(raw, dict):
         raise ScoringError("invalid-case", "a case must be a JSON object")
+    if not CASE_FIELDS.issuperset(raw):
+        _unknown_fields(raw, CASE_FIELDS, "the table", notes_allowed=True)
     ruleset = raw.get("ruleset")
     if ruleset not in RULESETS:
         raise ScoringError("invalid-case", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
@@ -411,7 +442,8 @@ def validate_table(case: Case) -> None:
         _repeated_bonus_tile(bonus)
     if len(winners) > 1:
         raise ScoringError(
-            "multiple-winners", f"{' and '.join(h.name for h in winners)} are all marked as winners"
+            "multiple-winners", f"{' and '.join(h.name for h in winners)} are "
+                                f"{'both' if len(winners) == 2 else 'all'} marked as winners"
         )
     if case.kind == "penalty-discarder" and case.discarder is None:
         raise ScoringError("invalid-case", "a discarder penalty needs the 'discarder' seat")

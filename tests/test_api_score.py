@@ -49,6 +49,22 @@ def test_in_a_list_an_invalid_table_keeps_its_place(client):
     assert results[1]["error"]["code"] == bad["expected"]["error"]
 
 
+def test_in_a_list_a_malformed_table_keeps_its_place(client):
+    """An object that is no table at all (a field missing, a string too long) is refused in its
+    place too, as the rules engine's refusals are: the other tables are still scored."""
+    good = next(c for c in VECTORS if "error" not in c["expected"])
+    results = client.post("/api/v1/score", json=[good, {"ruleset": "pung-chow"}, good]).json()
+    assert results[0] == results[2] and "error" not in results[0]
+    assert results[1] == {"error": {"code": "invalid-request", "message": "hands: Field required"}}
+
+
+def test_a_misspelt_field_is_refused(client):
+    good = next(c for c in VECTORS if "error" not in c["expected"])
+    response = client.post("/api/v1/score", json=dict(good, params={"limt": 300}))
+    assert response.status_code == 422
+    assert response.json() == {"code": "invalid-case", "message": "params: unknown field 'limt'; did you mean 'limit'?"}
+
+
 @pytest.mark.parametrize(
     "body, status, code",
     [

@@ -209,6 +209,30 @@ def test_invalid_input_names_the_problem(raw, code):
     assert result["error"]["message"]
 
 
+@pytest.mark.parametrize("edit, words", [
+    (lambda t: t.update(roundwind="S"), "the table: unknown field 'roundwind'; did you mean 'round_wind'?"),
+    (lambda t: t.update(params={"limt": 300}), "params: unknown field 'limt'; did you mean 'limit'?"),
+    (lambda t: t.update(params={"cap": 300}), "params: unknown field 'cap' (it may hold east_consecutive_wins"),
+    (lambda t: t["hands"][0].update(flag=["last-tile"]), "South: unknown field 'flag'; did you mean 'flags'?"),
+    (lambda t: t["hands"][0].update(colour="red"), "South: unknown field 'colour' (it may hold bonus_tiles"),
+    (lambda t: t["hands"][0]["melds"][0].update(exposd=False), "South's meld 1: unknown field 'exposd'; did you mean"),
+])
+def test_a_misspelt_field_is_refused_not_dropped(edit, words):
+    """A field the engine does not read would be dropped silently and the table scored wrong (a
+    limit game with "limt" uncapped); a case's own notes ("source", "expected") pass."""
+    table = case("pung-chow-limit", [winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z",
+                                            "discard")], params={"limit": 300, "mj_bonus": 10})
+    assert "error" not in score_table(dict(table, source="a book", expected={"score": 1}, notes="mine"))
+    edit(table)
+    result = score_table(table)
+    assert result["error"]["code"] == "invalid-case" and words in result["error"]["message"], result
+
+
+def test_an_unknown_flag_is_refused_with_the_flags_there_are():
+    result = score_table(case("pung-chow", [winner("S", "123m456p789s111z55s", tile="5s", flags=["lucky"])]))
+    assert "unknown flag 'lucky' (flags: last-tile, standing-hand, east-first-discard" in result["error"]["message"]
+
+
 def test_error_message_names_the_player_and_tile():
     table = case("pung-chow", [winner("S", "123m456p789s111z55s", tile="6s")])
     message = score_table(table)["error"]["message"]
