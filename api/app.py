@@ -18,6 +18,8 @@ from fastapi_offline import FastAPIOffline
 from pydantic import Field, ValidationError
 
 from api import service
+from scoring.case import FLAGS, ScoringError
+from scoring.house import house_params
 from api.errors import ApiError, ErrorBody, describe_errors, install_error_handlers
 from api.images import check_content_type
 from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
@@ -170,7 +172,7 @@ async def recognize(
     """Find every tile: its box, code, confidence and seat; each seat's hand; warnings."""
     check_content_type(image.content_type)
     data = await _read_upload(image)
-    return await _workers().run(service.recognize_upload, data, camera_seat, annotate, photo)
+    return await _workers().run(service.recognize_upload, data, camera_seat, annotate, photo, image.filename)
 
 
 @app.post("/api/v1/photo/score", response_model=PhotoScore, tags=["photos"], responses=_UPLOAD_ERRORS)
@@ -183,8 +185,12 @@ async def photo_score(
     winner: Annotated[Optional[Seat], Form(
         description="who went Mah-Jongg (default: the seat whose winning tile lies sideways)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
-    flags: Annotated[str, Form(description="comma-separated: last-tile, standing-hand, ...")] = "",
+    flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(FLAGS)}")] = "",
     winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p")] = None,
+    limit: Annotated[Optional[int], Form(ge=0, description=(
+        "the most a hand scores: pung-chow-limit 300 (400 with a bonus of 20), 0 for the book's game with "
+        "no limit; classical 1000 (as the web page)"))] = None,
+    mj_bonus: Annotated[Optional[int], Form(description="pung-chow-limit's Mah-Jongg bonus: 10 (the default) or 20")] = None,
     annotate: Annotated[bool, Form()] = True,
 ):
     """Recognise the photo, build the table with the context the photo cannot show, score it.
@@ -196,6 +202,15 @@ async def photo_score(
     /api/v1/score.
     """
     check_content_type(image.content_type)
+    # settings that cannot make a table are refused before the photo is read
+    flag_list = [f.strip() for f in flags.split(",") if f.strip()]
+    unknown = [f for f in flag_list if f not in FLAGS]
+    if unknown:
+        raise ApiError(422, "invalid-case", f"unknown flag {unknown[0][:40]!r} (flags: {', '.join(FLAGS)})")
+    try:
+        params = house_params(ruleset, limit, mj_bonus)
+    except ScoringError as exc:
+        raise ApiError(422, exc.code, exc.message) from None
     data = await _read_upload(image)
     context = {
         "ruleset": ruleset,
@@ -203,11 +218,12 @@ async def photo_score(
         "round_wind": None if ruleset == "pung-chow" else (round_wind or "E"),
         "winner": winner,
         "win_by": win_by,
-        "flags": [f.strip() for f in flags.split(",") if f.strip()],
+        "flags": flag_list,
+        "params": params,
     }
     if winning_tile:
         context["winning_tile"] = winning_tile.strip()
-    return await _workers().run(service.score_photo, data, context, annotate)
+    return await _workers().run(service.score_photo, data, context, annotate, image.filename)
 
 
 # --------------------------------------------------------------------------- validation

@@ -15,7 +15,7 @@ import logging
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
 from api.errors import ApiError
@@ -112,14 +112,23 @@ def _model_errors() -> tuple[type, ...]:
 ANNOTATED_SIDE = 1600
 
 
-def _recognize(data: bytes, camera_seat: str, keep_photo: bool):
+def upload_name(filename: str | None) -> str:
+    """The name an upload is given back under (its file name, without folders, at most 120
+    characters; "image" when it came with none): a photo's recognition and the table built from
+    it say which photo they are."""
+    name = PurePosixPath((filename or "").replace("\\", "/")).name
+    name = "".join(ch for ch in name if ch.isprintable())[:120].strip()
+    return name or "image"
+
+
+def _recognize(data: bytes, camera_seat: str, keep_photo: bool, name: str | None = None):
     """Recognise an upload: its header is checked here (type, size, pixel count: api.images),
     then vision decodes it (a JPEG by libjpeg-turbo, big ones at a DCT reduction, its first look
     overlapping the full decode) and reads it."""
     open_header(data).close()
     vision = _vision()
     try:
-        return vision.recognize(data, camera_seat=camera_seat, keep_photo=keep_photo)
+        return vision.recognize(data, camera_seat=camera_seat, keep_photo=keep_photo, name=upload_name(name))
     except vision.ImageError as exc:
         raise api_error_for(exc) from None
     except _model_errors() as exc:
@@ -153,13 +162,15 @@ def annotated_data_url(photo, photo_scale: float, tiles: list[dict]) -> str:
     return encode_data_url(draw_recognition(small, drawn), max_side=ANNOTATED_SIDE)
 
 
-def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True, photo: bool = False) -> dict:
+def recognize_upload(data: bytes, camera_seat: str, annotate: bool = True, photo: bool = False,
+                     name: str | None = None) -> dict:
     """Upload bytes -> the recognition JSON (tiles, seats, warnings, annotated image, and with
-    `photo` the photo itself, for a browser that cannot show the upload: HEIC)."""
-    return recognition_json(_recognize(data, camera_seat, annotate or photo), annotate, photo)
+    `photo` the photo itself, for a browser that cannot show the upload: HEIC); `name`: the
+    upload's file name, given back as its "image"."""
+    return recognition_json(_recognize(data, camera_seat, annotate or photo, name), annotate, photo)
 
 
-def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
+def score_photo(data: bytes, context: dict, annotate: bool = True, name: str | None = None) -> dict:
     """Upload bytes + what the photo cannot show -> recognition, the table built, and its scores.
     When the photo and the context make no table (no winner named and none lying sideways, the
     winning tile not in the winner's hand, no tiles), `case` is None and `result` holds the
@@ -168,7 +179,7 @@ def score_photo(data: bytes, context: dict, annotate: bool = True) -> dict:
     from scoring import score_table
 
     vision = _vision()
-    recognition = _recognize(data, context.get("camera_seat", "E"), annotate)
+    recognition = _recognize(data, context.get("camera_seat", "E"), annotate, name)
     read = recognition_json(recognition, annotate)
     try:
         case = vision.build_case(recognition, context)

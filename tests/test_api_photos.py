@@ -127,6 +127,43 @@ def test_photo_score_keeps_the_recognition_when_no_table_can_be_built(client):
     assert len(body["recognition"]["tiles"]) == len(TRUTH["tiles"])
 
 
+@pytest.mark.parametrize("fields, params", [
+    ({"ruleset": "pung-chow-limit"}, {"mj_bonus": 10, "limit": 300}),  # as the web page: the usual limit
+    ({"ruleset": "pung-chow-limit", "mj_bonus": "20"}, {"mj_bonus": 20, "limit": 400}),
+    ({"ruleset": "pung-chow-limit", "limit": "0"}, {"mj_bonus": 10, "limit": None}),  # the book's uncapped game
+    ({"ruleset": "pung-chow-limit", "limit": "500"}, {"mj_bonus": 10, "limit": 500}),
+    ({"ruleset": "classical"}, {"limit": 1000}),
+    ({"ruleset": "pung-chow"}, None),
+])
+def test_photo_score_plays_the_house_settings(client, fields, params):
+    """The limit game is scored with its limit (the page's: 300, 400 with a bonus of 20, or as
+    set), not uncapped; the table and its recognition are named by the photo's file name."""
+    response = client.post("/api/v1/photo/score", files={"image": ("table 7.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"winner": "W", "annotate": "false", **fields})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["case"].get("params") == params
+    assert body["case"]["id"] == body["recognition"]["image"] == "table 7.jpg"
+    assert body["result"] == score_table(body["case"])
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"ruleset": "pung-chow", "limit": "300"}, "pung-chow (Harr's Part I) has no limit"),
+    ({"ruleset": "pung-chow-limit", "mj_bonus": "15"}, "the Mah-Jongg bonus is 10 or 20, not 15"),
+    ({"ruleset": "classical", "mj_bonus": "20"}, "a Mah-Jongg bonus is set in the pung-chow-limit game"),
+    ({"ruleset": "classical", "limit": "0"}, "the classical rules are played with a limit"),
+    ({"flags": "last-tile,lucky"}, "unknown flag 'lucky' (flags: last-tile, standing-hand"),
+])
+def test_photo_score_refuses_settings_before_reading_the_photo(client, monkeypatch, fields, words):
+    import api.service
+
+    monkeypatch.setattr(api.service, "score_photo", lambda *a: pytest.fail("the photo was read"))
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
+                           data={"winner": "W", **fields})
+    assert response.status_code == 422 and response.json()["code"] == "invalid-case"
+    assert words in response.json()["message"]
+
+
 def test_photo_score_refuses_unknown_context(client):
     response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
                            data={"ruleset": "riichi"})

@@ -20,7 +20,7 @@ from test_api_uploads import jpeg_bytes
 def slow_recognition(monkeypatch):
     release = threading.Event()
 
-    def slow(data, camera_seat, annotate=True, photo=False):  # stands in for a long CPU-bound recognition
+    def slow(data, camera_seat, annotate=True, photo=False, name=None):  # stands in for a long CPU-bound recognition
         release.wait(10)
         return {"width": 64, "height": 48, "tiles": [], "seats": {}, "warnings": []}
 

@@ -6,6 +6,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from api.cli import main
 from datasets.backgrounds import random_surface
@@ -32,3 +33,15 @@ def test_photo_without_tiles_says_so(tmp_path, capsys):
     status = main(["photo", str(empty), "--winner", "E", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert status == 2 and out["error"]["code"] == "no-tiles"
+
+
+def test_photo_refuses_settings_before_reading_the_photo(tmp_path, capsys):
+    """A limit Part I has not is refused at once (the photo is not read: it is not even there);
+    a flag that is none is refused by the options, which list the flags."""
+    status = main(["photo", str(tmp_path / "not-read.jpg"), "--ruleset", "pung-chow", "--limit", "300", "--json"])
+    assert status == 2
+    assert "pung-chow (Harr's Part I) has no limit" in json.loads(capsys.readouterr().out)["error"]["message"]
+    with pytest.raises(SystemExit) as refused:
+        main(["photo", str(tmp_path / "not-read.jpg"), "--flag", "lucky"])
+    assert refused.value.code == 2
+    assert "invalid choice: 'lucky'" in capsys.readouterr().err

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from scoring.case import FLAGS, RULESETS, WIN_BY, ScoringError
+from scoring.house import MJ_BONUSES, house_params
 from vision.case import CaseError, build_case
 from vision.io import ImageError
 
@@ -19,14 +21,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wind of the round (pung-chow-limit and classical; default E)")
     parser.add_argument("--winner", default=None, choices=SEATS,
                         help="who won (default: the seat whose winning tile lies sideways)")
-    parser.add_argument("--win-by", default="discard",
-                        choices=["discard", "self-draw", "loose-tile", "robbing-kong", "original-hand"])
+    parser.add_argument("--win-by", default="discard", choices=WIN_BY,
+                        help="how the winner won (default discard)")
     parser.add_argument("--winning-tile", default=None,
                         help="the tile that completed the hand, if it is not laid sideways (e.g. 5p)")
-    parser.add_argument("--flag", dest="flags", action="append", default=[],
-                        help="a winner's flag such as last-tile (repeatable)")
-    parser.add_argument("--ruleset", default="pung-chow", choices=["pung-chow", "pung-chow-limit", "classical"])
+    parser.add_argument("--flag", dest="flags", action="append", default=[], choices=FLAGS, metavar="FLAG",
+                        help=f"a winner's flag, repeatable: {', '.join(FLAGS)}")
+    parser.add_argument("--ruleset", default="pung-chow", choices=RULESETS,
+                        help="pung-chow (Harr's Part I, the default), pung-chow-limit (Part II) or classical")
+    parser.add_argument("--limit", type=int, default=None, metavar="POINTS",
+                        help="the most a hand scores: pung-chow-limit 300 (400 with --mj-bonus 20), 0 for the "
+                             "book's game with no limit; classical 1000")
+    parser.add_argument("--mj-bonus", type=int, default=None, choices=MJ_BONUSES,
+                        help="pung-chow-limit's Mah-Jongg bonus (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.epilog = ("example: mjscore photo api/static/example.jpg --winner W --ruleset pung-chow-limit "
+                     "(the example photo's winning tile lies sideways in West's row)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,6 +44,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.cli_recognize import summary
     from vision.recognize import recognize
 
+    try:  # settings the ruleset cannot take are refused before the photo is read
+        params = house_params(args.ruleset, args.limit, args.mj_bonus)
+    except ScoringError as exc:
+        print(json.dumps({"error": exc.to_json()}) if args.json else f"error: {exc.message}")
+        return 2
     try:
         rec = recognize(args.image, camera_seat=args.camera_seat, name=args.image)
     except ImageError as exc:
@@ -42,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     context = {"ruleset": args.ruleset, "camera_seat": args.camera_seat, "round_wind": args.round_wind,
                "winner": args.winner, "win_by": args.win_by, "winning_tile": args.winning_tile,
-               "flags": args.flags}
+               "flags": args.flags, "params": params}
     try:
         case = build_case(rec, context)
     except CaseError as exc:
