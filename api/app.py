@@ -27,7 +27,7 @@ from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, S
 
 log = logging.getLogger("mjscore.api")
 STATIC = Path(__file__).parent / "static"
-VERSION = "0.1.0"
+from api import __version__ as VERSION
 
 _UPLOAD_ERRORS = {
     400: {"model": ErrorBody, "description": "corrupt or truncated upload"},
@@ -93,7 +93,7 @@ async def _read_upload(upload: UploadFile, what: str = "image") -> bytes:
 
 # --------------------------------------------------------------------------- page and health
 
-@app.get("/", include_in_schema=False)
+@app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def index() -> FileResponse:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
@@ -101,7 +101,7 @@ async def index() -> FileResponse:
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 
-@app.get("/healthz", response_model=Health, tags=["service"])
+@app.api_route("/healthz", methods=["GET", "HEAD"], response_model=Health, tags=["service"])
 async def healthz() -> dict:
     """Liveness, whether the photo recogniser is loaded, and which rules engine serves."""
     from scoring import COMPILED

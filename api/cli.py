@@ -6,7 +6,24 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+from api import __version__ as VERSION
+
+#: each subcommand's examples, shown under its --help
+EXAMPLES = {
+    "score": "examples:\n  mjscore score case.json\n  mjscore score --explain case.json\n"
+             "  echo '{\"ruleset\": \"pung-chow\", \"seat_wind\": \"S\", \"hands\": [{\"seat\": \"S\", "
+             "\"winner\": true, \"concealed\": \"123678s222p99m\", \"melds\": [{\"kind\": \"chow\", "
+             "\"tiles\": \"345m\"}], \"winning_tile\": \"2p\", \"win_by\": \"discard\"}]}' | mjscore score",
+    "recognize": "examples:\n  mjscore recognize api/static/example.jpg\n"
+                 "  mjscore recognize --json --camera-seat S photos/*.jpg > readings.jsonl",
+    "photo": "examples:\n  mjscore photo api/static/example.jpg --winner W\n"
+             "  mjscore photo table.jpg --ruleset pung-chow-limit --winner S --winning-tile 5p --win-by self-draw",
+    "validate": "examples:\n  mjscore validate my-photos/ -o report/\n  mjscore validate my-photos.zip --limit 20",
+    "serve": "examples:\n  mjscore serve\n  mjscore serve --host 0.0.0.0 --port 9000",
+}
 
 # name -> (module, help); each module offers add_arguments(parser) and run(args) -> int
 SUBCOMMANDS = {
@@ -26,16 +43,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="mjscore",
         description="Turn a photo of a finished mahjong table into scores and payments.",
     )
+    parser.add_argument("--version", action="version", version=f"mjscore {VERSION}")
     subs = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        sub = subs.add_parser(name, help=help_text, description=help_text)
+        sub = subs.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES.get(name),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.set_defaults(_module=module_name)
         if command is not None and name != command:
             continue
         try:
             module = importlib.import_module(module_name)
-        except ImportError:
-            continue
+        except ImportError as exc:  # a broken install: say what is missing, not "unrecognized arguments"
+            parser.exit(2, f"mjscore {name} cannot start: {exc}\n(reinstall: pip install -e .)\n")
         module.add_arguments(sub)
     return parser
 
@@ -43,10 +62,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     command = next((w for w in words if not w.startswith("-")), "")
-    parser = build_parser(command)
+    parser = build_parser(command if command in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     module = importlib.import_module(args._module)
-    return int(module.run(args) or 0)
+    try:
+        return int(module.run(args) or 0)
+    except BrokenPipeError:  # the reader went away (mjscore score ... | head): no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -675,8 +675,10 @@ def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
     """Detect the format of the set in ``root`` and read it (a COCO set listing more than
     `max_images` images: TooManyImages before any is looked for)."""
     root = Path(root)
+    if not root.exists():
+        raise LabelSetError(f"{root} does not exist")
     if not root.is_dir():
-        raise LabelSetError(f"{root} is not a folder")
+        raise LabelSetError(f"{root} is not a folder of labelled photos (nor a zip of one)")
     # a zip may hold the set inside one folder, or inside a chain of them (`zip -r` of a full path)
     for _ in range(MAX_WRAPPING_FOLDERS):
         entries = [p for p in root.iterdir() if not p.name.startswith((".", "__MACOSX"))]

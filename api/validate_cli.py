@@ -51,9 +51,12 @@ def format_summary(report: dict) -> str:
     if report["top_confusions"]:
         lines.append("most confused: " + ", ".join(
             f"{c['true']}->{c['predicted']} x{c['count']}" for c in report["top_confusions"][:8]))
-    weak = sorted(((s["recall"] or 0.0, code) for code, s in report["per_class"].items() if s["labelled"]))[:5]
+    weak = sorted(((s["recall"] or 0.0, code) for code, s in report["per_class"].items()
+                   if s["labelled"] and (s["recall"] or 0.0) < 1.0))[:5]
     if weak:
         lines.append("lowest recall: " + ", ".join(f"{code} {pct(r)}" for r, code in weak))
+    elif any(s["labelled"] for s in report["per_class"].values()):
+        lines.append("recall 100.0% in every labelled kind")
     to_check = report.get("labels_to_check") or []
     if to_check:
         unlabelled = sum(c["kind"] == "unlabelled" for c in to_check)

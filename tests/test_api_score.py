@@ -89,6 +89,13 @@ def test_unknown_routes_and_methods_are_json(client):
     assert response.status_code == 405 and response.json()["code"] == "method-not-allowed"
 
 
+def test_head_requests_are_answered(client):
+    """Uptime monitors often ask with HEAD: the page and the health check answer it."""
+    for path in ("/", "/healthz"):
+        response = client.head(path)
+        assert response.status_code == 200 and response.content == b""
+
+
 def test_openapi_documents_every_endpoint(client):
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/v1/score", "/api/v1/recognize", "/api/v1/photo/score", "/api/v1/validate", "/healthz"):

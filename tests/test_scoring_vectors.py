@@ -50,8 +50,9 @@ def test_all_vectors_through_cli_in_one_call(tmp_path):
     path.write_text(json.dumps(VECTORS))
     out = subprocess.run(
         [sys.executable, "-m", "api.cli", "score", str(path)],
-        cwd=REPO, capture_output=True, text=True, check=True,
+        cwd=REPO, capture_output=True, text=True,
     )
+    assert out.returncode == 1  # the vectors hold tables to refuse: their errors stand in their places
     results = json.loads(out.stdout)
     assert len(results) == len(VECTORS)
     for case, result in zip(VECTORS, results):

@@ -35,8 +35,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mj-bonus", type=int, default=None, choices=MJ_BONUSES,
                         help="pung-chow-limit's Mah-Jongg bonus (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    parser.epilog = ("example: mjscore photo api/static/example.jpg --winner W --ruleset pung-chow-limit "
-                     "(the example photo's winning tile lies sideways in West's row)")
 
 
 def run(args: argparse.Namespace) -> int:

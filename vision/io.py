@@ -151,7 +151,7 @@ def _header(data: bytes, name: str) -> Image.Image:
                                         "header") from None
         hint = " (HEIC needs the pillow-heif package)" if looks_like_heic(data) else ""
         raise ImageError("unreadable", f"{name} is not an image this program can read "
-                                       f"(JPEG, PNG, WebP{', HEIC' if HEIC else ''}){hint}") from None
+                                       f"(JPEG, PNG, WebP, BMP{', HEIC' if HEIC else ''}){hint}") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageError("corrupt", f"{name} is damaged or truncated: {exc}") from None
     w, h = img.size

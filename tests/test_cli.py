@@ -1,0 +1,71 @@
+"""The `mjscore` command itself: its version, a broken install named, a closed pipe, the
+validate command's messages for what is not a set."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import api.cli
+from api.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"mjscore {api.cli.VERSION}"
+
+
+def test_a_subcommand_that_cannot_start_says_why(monkeypatch, capsys):
+    """A missing dependency is named, not hidden behind "unrecognized arguments"."""
+    monkeypatch.setitem(api.cli.SUBCOMMANDS, "recognize", ("vision.no_such_module", "recognize"))
+    with pytest.raises(SystemExit) as done:
+        main(["recognize", "table.jpg"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert "mjscore recognize cannot start: No module named 'vision.no_such_module'" in err
+
+
+def test_every_subcommand_help_has_examples(capsys):
+    for name in api.cli.SUBCOMMANDS:
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        assert f"examples:\n  mjscore {name}" in capsys.readouterr().out
+
+
+def test_a_reader_that_goes_away_gets_no_traceback():
+    """`mjscore score many.json | head` ends quietly when head has read enough."""
+    vectors = json.loads((REPO / "tests" / "data" / "vectors.json").read_text())
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "score", "-"], cwd=REPO, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(json.dumps(vectors * 40).encode())  # far more output than a pipe holds
+    proc.stdin.close()
+    assert proc.stdout.read(10) == b'[{"id": "h'
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda tmp: tmp / "no-such-set", "no-such-set does not exist"),
+    (lambda tmp: (tmp / "case.json").write_text("{}") and tmp / "case.json",
+     "case.json is not a folder of labelled photos (nor a zip of one)"),
+])
+def test_validate_says_what_it_was_given_instead_of_a_set(tmp_path, capsys, make, words):
+    assert main(["validate", str(make(tmp_path)), "--quiet"]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_the_version_is_the_packages():
+    import tomllib
+
+    from api import __version__
+
+    assert tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"] == __version__
