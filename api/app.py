@@ -139,7 +139,7 @@ def _refused(item: dict) -> dict:
                413: {"model": ErrorBody, "description": "body over the size limit"}},
 )
 def score(tables: Annotated[TableOrTables, Body()]):
-    """Score a table, or a list of tables, in the vectors.json case format (RULES.md 0.2).
+    """Score a table, or a list of tables, in the vectors.json case format (docs/case-format.md in the repository).
 
     One table: its result as ``mjscore score`` prints it, or 422 ``{code, message}`` when the rules
     engine refuses it.  A list: a list of results in the same order, where a refused table is

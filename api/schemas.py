@@ -1,6 +1,6 @@
 """Request and response shapes of the HTTP API, as they appear in the OpenAPI document (/docs).
 
-The table format is the one of RULES.md 0.2 (vectors.json cases); the rules engine checks its
+The table format is the one of docs/case-format.md (vectors.json cases); the rules engine checks its
 meaning (seats, tiles, meld shapes) and answers with its own error codes, so these models only
 pin down the JSON types and let every extra field through.
 """
@@ -41,7 +41,7 @@ class Hand(BaseModel):
 
 
 class Table(BaseModel):
-    """One case in the vectors.json format (RULES.md 0.2); unknown fields (id, notes) pass through."""
+    """One table in the vectors.json case format (docs/case-format.md); notes of its own (notes, source) pass through."""
 
     model_config = ConfigDict(
         extra="allow",

@@ -1,7 +1,7 @@
-"""Synthetic photos of a finished mahjong table with exact ground truth (see ../shared/design/LAYOUT.md).
+"""Synthetic photos of a finished mahjong table with exact ground truth (laid out as README's "Photographing a table" shows).
 
 `make_table(rng)` deals legal hands (one winner with four sets and a pair, three other players
-with thirteen tiles plus their kongs), lays each seat's tiles out the way LAYOUT.md describes
+with thirteen tiles plus their kongs), lays each seat's tiles out the way the layout describes
 (concealed run touching, exposed sets apart, concealed kongs with face-down ends, bonus tiles
 aside, the winning tile turned sideways at the end of the concealed run), renders the tiles with
 `datasets.render_tiles` on a procedural felt/wood/cloth surface with thickness and shadow, then
@@ -423,16 +423,19 @@ def _pick_art(rng: np.random.Generator, art: str | None) -> str | None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("out", type=Path)
-    ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=(
+        "each table is table_NNNN.jpg with its labels beside it in table_NNNN.json (boxes, codes, seats, "
+        "groups and the case): the folder is a labelled set, so `mjscore validate OUT` measures recognition "
+        "on it. Example: python -m datasets.synth_table tables/ --count 50 --art xmahjongg-real"))
+    ap.add_argument("out", type=Path, help="folder to write the tables into (made if missing)")
+    ap.add_argument("--count", type=int, default=20, help="how many tables (default 20)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed: the same seed draws the same tables (default 1)")
     ap.add_argument("--art", default=None,
                     help="packaged art style (datasets.tile_art), default procedural; 'mixed': each "
                          "table procedural or a packaged style other than the held-out ones "
                          "(for training the localiser)")
-    ap.add_argument("--width", type=int, default=1600)
-    ap.add_argument("--height", type=int, default=1200)
+    ap.add_argument("--width", type=int, default=1600, help="photo width in pixels (default 1600)")
+    ap.add_argument("--height", type=int, default=1200, help="photo height in pixels (default 1200)")
     ap.add_argument("--props", action="store_true",
                     help="dice, scoring sticks, coins or chips on each table where no tile lies")
     ap.add_argument("--racks", action="store_true",

@@ -108,4 +108,9 @@ def draw(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    draw(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "layout.png")
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Draw README's picture of how a finished table is laid out.")
+    parser.add_argument("out", nargs="?", type=Path, default=Path(__file__).resolve().parent / "layout.png",
+                        help="the PNG to write (default: docs/layout.png)")
+    draw(parser.parse_args().out)

@@ -47,7 +47,14 @@ def from_tests() -> int:
 
 
 def main() -> int:
-    if "--raw" not in sys.argv[1:]:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Redraw README's screenshots of the web page (docs/page.png, "
+                                                 "docs/page-phone.png) in headless Chromium.")
+    parser.add_argument("--raw", action="store_true",
+                        help="start a server, upload the example and score it uncorrected (default: take the "
+                             "pictures from the browser tests' pages)")
+    if not parser.parse_args().raw:
         return from_tests()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

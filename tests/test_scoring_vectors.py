@@ -114,3 +114,19 @@ def test_cli_refuses_json_it_cannot_read_without_a_traceback(text, words):
     assert out.returncode == 2 and "Traceback" not in out.stderr
     error = json.loads(out.stdout)["error"]
     assert error["code"] == "invalid-json" and words in error["message"]
+
+
+def test_the_case_format_documents_what_the_engine_does():
+    """docs/case-format.md: its example table scores, its example result is the engine's, and
+    every field it lists for a hand, a meld, params and a table is the engine's."""
+    import re
+
+    from scoring.case import CASE_FIELDS, FLAGS, HAND_FIELDS, PARAM_FIELDS
+
+    doc = (REPO / "docs" / "case-format.md").read_text()
+    table, result = (json.loads(b) for b in re.findall(r"```json\n(.*?)```", doc, re.S))
+    assert "error" not in score_table(table)
+    assert score_table(next(c for c in VECTORS if c["id"] == result["id"])) == result
+    listed = set(re.findall(r"^\| `(\w+)`", doc, re.M)) | set(re.findall(r"^\| `\w[\w-]*` \| `(\w+)`", doc, re.M))
+    assert (CASE_FIELDS - {"discarder", "discarder_exempt"}) | HAND_FIELDS | PARAM_FIELDS <= listed
+    assert all(f"`{flag}`" in doc for flag in FLAGS)
