@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import Field, ValidationError
 
-from api import service
+from api import __version__, service
 from scoring.case import FLAGS, ScoringError
 from scoring.house import house_params
 from api.errors import ApiError, ErrorBody, describe_errors, install_error_handlers
@@ -27,7 +27,7 @@ from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, S
 
 log = logging.getLogger("mjscore.api")
 STATIC = Path(__file__).parent / "static"
-from api import __version__ as VERSION
+VERSION = __version__
 
 _UPLOAD_ERRORS = {
     400: {"model": ErrorBody, "description": "corrupt or truncated upload"},
@@ -101,7 +101,8 @@ async def index() -> FileResponse:
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 
-@app.api_route("/healthz", methods=["GET", "HEAD"], response_model=Health, tags=["service"])
+@app.head("/healthz", include_in_schema=False)  # uptime monitors ask with HEAD
+@app.get("/healthz", response_model=Health, tags=["service"])
 async def healthz() -> dict:
     """Liveness, whether the photo recogniser is loaded, and which rules engine serves."""
     from scoring import COMPILED
@@ -117,7 +118,9 @@ async def healthz() -> dict:
 # --------------------------------------------------------------------------- scoring
 
 #: in a list, an object that is no valid Table is refused in its place, not with the whole list
-TableOrTables = Union[Table, Annotated[list[Union[Table, dict[str, Any]]],
+#: (a Table first, as a single table is read: pydantic's default "smart" union would take any
+#: object for the dict when a field needs converting, 1 for true)
+TableOrTables = Union[Table, Annotated[list[Annotated[Union[Table, dict[str, Any]], Field(union_mode="left_to_right")]],
                                        Field(min_length=1, max_length=MAX_TABLES_PER_REQUEST)]]
 
 

@@ -37,8 +37,8 @@ SUBCOMMANDS = {
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with `command`, only that subcommand's module is imported to add its options
-    (every one's without)."""
+    """The parser; with `command`, that subcommand's module (and only it) is imported to add its
+    options; without, none is (the names and their help are all `mjscore --help` needs)."""
     parser = argparse.ArgumentParser(
         prog="mjscore",
         description="Turn a photo of a finished mahjong table into scores and payments.",
@@ -49,7 +49,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sub = subs.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES.get(name),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.set_defaults(_module=module_name)
-        if command is not None and name != command:
+        if name != command:  # (mjscore --help needs the names alone: a broken subcommand stops none)
             continue
         try:
             module = importlib.import_module(module_name)

@@ -59,9 +59,14 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
     return JSONResponse({"code": code, "message": message}, status_code=status, headers=headers)
 
 
+#: the names pydantic gives the plain types a union tried, in an error's path
+_SCALAR_TAGS = frozenset(("str", "int", "float", "bool", "none", "bytes", "list", "dict", "tuple"))
+
+
 def _is_type_tag(part) -> bool:
     """A place in an error's path that names a type a union tried (Table, list[...], str), not a field."""
-    return isinstance(part, str) and (part == "body" or "[" in part or part[:1].isupper() or part.startswith("constrained"))
+    return isinstance(part, str) and (part == "body" or "[" in part or part[:1].isupper()
+                                      or part.startswith("constrained") or part in _SCALAR_TAGS)
 
 
 def describe_errors(errors: list[dict], body=None) -> str:
@@ -71,12 +76,13 @@ def describe_errors(errors: list[dict], body=None) -> str:
     if shaped and body is not None:
         sent = "list[" if isinstance(body, list) else "Table"
         errors = [e for e in shaped if str(e["loc"][1]).startswith(sent)] or errors
-    parts: list[str] = []
+    said: dict[str, list[str]] = {}  # where -> what, each said once (a union's tries: "... or ...")
     for err in errors:
         where = ".".join(str(p) for p in err.get("loc", ()) if not _is_type_tag(p)) or "body"
-        part = f"{where}: {err.get('msg', 'invalid')}"
-        if part not in parts:
-            parts.append(part)
+        what = said.setdefault(where, [])
+        if err.get("msg", "invalid") not in what:
+            what.append(err.get("msg", "invalid"))
+    parts = [f"{where}: {' or '.join(what)}" for where, what in said.items()]
     shown = parts[:5] + ([f"and {len(parts) - 5} more"] if len(parts) > 5 else [])
     return "; ".join(shown) or "the request is not valid"
 

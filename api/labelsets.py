@@ -513,12 +513,17 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
     warnings = []
     unmapped_used: dict[str, int] = {}
     images = []
+    unlabelled: list[str] = []  # images with no label file: read as holding no tile
+    label_files: set[Path] = set()
     for image_path in _all_images(root):
         label_path = _yolo_label_for(image_path)
+        label_files.add(label_path)
         try:
             if not _inside(root, image_path):
                 raise _Skip("lies outside the set's folder")
             width, height = _readable_size(image_path)
+            if not label_path.is_file():
+                unlabelled.append(_relname(root, image_path))
             tiles = _read_yolo_label(root, label_path, codes, names, width, height, unmapped_used, warnings)
         except _Skip as skip:
             warnings.append(f"{_relname(root, image_path)}: {skip}; skipped")
@@ -526,6 +531,17 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
         images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
     for name, count in sorted(unmapped_used.items()):
         warnings.append(f"class {_shown(name, quote=True)} does not name a tile; its {count} boxes were left out")
+    if images and len(unlabelled) == len(images):
+        raise LabelSetError(f"{root.name}: no image has a label file (YOLO looks for labels/<image name>.txt "
+                            "beside images/<image name>)")
+    if unlabelled:
+        warnings.append(f"{len(unlabelled)} image(s) have no label file, so they are counted as holding no tile: "
+                        + ", ".join(_shown(n) for n in unlabelled[:10]) + (" ..." if len(unlabelled) > 10 else ""))
+    orphans = sorted(_relname(root, p) for p in root.rglob("*.txt")
+                     if p.parent.name == "labels" and p not in label_files and _inside(root, p))
+    if orphans:
+        warnings.append(f"{len(orphans)} label file(s) name no image of the set (a renamed or missing photo?): "
+                        + ", ".join(_shown(n) for n in orphans[:10]) + (" ..." if len(orphans) > 10 else ""))
     return LabelSet(root, "yolo", images, warnings)
 
 
@@ -669,6 +685,8 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
 
 #: how many folders, each the only thing in the one above it, are looked through for the set
 MAX_WRAPPING_FOLDERS = 16
+#: folders that are parts of a set (its photos, its labels), never a folder wrapped around one
+SET_PARTS = frozenset(("images", "labels"))
 
 
 def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
@@ -679,10 +697,11 @@ def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
         raise LabelSetError(f"{root} does not exist")
     if not root.is_dir():
         raise LabelSetError(f"{root} is not a folder of labelled photos (nor a zip of one)")
-    # a zip may hold the set inside one folder, or inside a chain of them (`zip -r` of a full path)
+    # a zip may hold the set inside one folder, or inside a chain of them (`zip -r` of a full path);
+    # a set's own part (its images/ alone) is not a folder around it, and names no set
     for _ in range(MAX_WRAPPING_FOLDERS):
         entries = [p for p in root.iterdir() if not p.name.startswith((".", "__MACOSX"))]
-        if len(entries) != 1 or not entries[0].is_dir():
+        if len(entries) != 1 or not entries[0].is_dir() or entries[0].name.lower() in SET_PARTS:
             break
         root = entries[0]
     labels = root / "labels"

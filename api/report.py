@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from api.annotate import draw_errors
 from api.images import decode_image, encode_data_url
-from api.validation import SURE, ImageOutcome
+from api.validation import CHECK_KINDS, SURE, ImageOutcome
 
 #: labels to check listed in the page (all are in report.json), each with a picture this high
 CHECK_ROWS = 100
@@ -142,7 +142,7 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         ("precision (boxes)", _pct(report["precision"])),
         ("tile accuracy (found and right / labelled)", _pct(report["tile_accuracy"])),
         ("classification accuracy (right / found)", _pct(report["classification_accuracy"])),
-        ("whole images exactly right", f"{_pct(report['exact_image_rate'])} ({report['exact_images']})"),
+        ("whole images exactly right", f"{_pct(report['exact_image_rate'])} ({report['exact_images']} of {report['images']})"),
         ("images that failed", report["images_failed"]),
         ("blurred images (moved or out of focus)", report.get("blurred_images", 0)),
         ("seconds", report["seconds"]),
@@ -173,7 +173,7 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
             details.append("extra: " + esc(" ".join(data["extra"])))
         picture = f'<img src="{url}" alt="{esc(outcome.name)} with its errors drawn">' if url else ""
         cards.append(
-            f"<figure>{picture}<figcaption><b>{esc(outcome.name)}</b>: {outcome.errors} errors, "
+            f"<figure>{picture}<figcaption><b>{esc(outcome.name)}</b>: {outcome.errors} error{'s' * (outcome.errors != 1)}, "
             f"{data['correct']}/{data['tiles']} right<br>{'<br>'.join(details)}</figcaption></figure>"
         )
     to_check = report.get("labels_to_check") or []
@@ -184,11 +184,15 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         picture = f'<img src="{url}" alt="the tile">' if url else ""
         label = esc(c["label"]) if c["label"] else "no label"
         box = " ".join(f"{v:g}" for v in c["box"])
+        if c.get("found_box"):
+            box += "<br>found at " + " ".join(f"{v:g}" for v in c["found_box"])
+        read = esc(c["read"]) if c.get("read") else "nothing"
+        sure = f"{c['confidence'] * 100:.0f}%" if c.get("confidence") is not None else ""
         rows.append(f"<tr><td>{picture}</td><td>{esc(c['image'])}</td><td>{box}</td><td>{label}</td>"
-                    f"<td>{esc(c['read'])}</td><td>{c['confidence'] * 100:.0f}%</td></tr>")
-    check_rows = "".join(rows) or "<tr><td colspan=6>none</td></tr>"
+                    f"<td>{read}</td><td>{sure}</td><td>{esc(CHECK_KINDS.get(c['kind'], c['kind']))}</td></tr>")
+    check_rows = "".join(rows) or "<tr><td colspan=7>none</td></tr>"
     if len(to_check) > CHECK_ROWS:
-        check_rows += f"<tr><td colspan=6>... and {len(to_check) - CHECK_ROWS} more in report.json</td></tr>"
+        check_rows += f"<tr><td colspan=7>... and {len(to_check) - CHECK_ROWS} more in report.json</td></tr>"
     warnings = "".join(f"<li>{esc(w)}</li>" for w in report["warnings"])
     confusion_url = "data:image/png;base64," + base64.b64encode(confusion_picture).decode("ascii")
     return f"""<!doctype html>
@@ -211,17 +215,21 @@ figure img {{ width: 100%; height: auto; }}
 IoU &ge; {report['iou_threshold']}; boxes are paired one to one, best overlap first.</p>
 <h2>Summary</h2><table>{summary_rows}</table>
 <h2>Per class</h2>
-<table><tr><th>code</th><th>labelled</th><th>predicted</th><th>right</th><th>precision</th><th>recall</th></tr>
+<p>Right: labelled tiles of the kind found and named right. Precision: of the tiles read as the kind, those
+labelled so. Read right: right / labelled (report.json's per-class "recall").</p>
+<table><tr><th>code</th><th>labelled</th><th>predicted</th><th>right</th><th>precision</th><th>read right</th></tr>
 {class_rows}</table>
 <h2>Most frequent confusions</h2>
 <table><tr><th>labelled</th><th>read as</th><th>count</th></tr>{confusions}</table>
 <h2>Confusion matrix</h2>
 <div class="cm"><img src="{confusion_url}" alt="confusion matrix: rows labelled code, columns predicted code"></div>
 <h2>Labels to check</h2>
-<p>Where the recogniser was sure (at least {SURE:.0%}) and the labels say otherwise: a tile found where no
-label is (a label perhaps missing), or a labelled tile read as another kind (a label perhaps wrong, or a
-sure misreading). Look at each; the surest first.</p>
-<table><tr><th>tile</th><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th></tr>{check_rows}</table>
+<p>Where a mistake in the labels explains what the recogniser found: a tile it read surely (at least
+{SURE:.0%}) where no label is, or as another kind than the label's; a label's box lying off the tile found
+beside it; a second label on one tile; a label under which no tile was found. A set's own errors are as
+likely as the recogniser's here: look at each (the picture shows the label's box, or the find's where no
+label is); the surest readings first.</p>
+<table><tr><th>tile</th><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th><th>what it may mean</th></tr>{check_rows}</table>
 <h2>Worst images</h2>
 <p class="legend"><span style="background:#3cb43c">right</span> <span style="background:#ff8c00">wrong (read/true)</span>
 <span style="background:#e62828">missed</span> <span style="background:#c83cc8">extra</span></p>

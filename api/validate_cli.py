@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 import tempfile
 import zipfile
 from pathlib import Path
 
 from api.labelsets import LabelSetError, load_labelset
-from api.validation import Progress, default_workers, validate
+from api.validation import Progress, default_workers, describe_check, validate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,23 +52,22 @@ def format_summary(report: dict) -> str:
     if report["top_confusions"]:
         lines.append("most confused: " + ", ".join(
             f"{c['true']}->{c['predicted']} x{c['count']}" for c in report["top_confusions"][:8]))
+    # per kind: of its labelled tiles, those found and read as it ("recall" in report.json)
     weak = sorted(((s["recall"] or 0.0, code) for code, s in report["per_class"].items()
                    if s["labelled"] and (s["recall"] or 0.0) < 1.0))[:5]
     if weak:
-        lines.append("lowest recall: " + ", ".join(f"{code} {pct(r)}" for r, code in weak))
+        lines.append("kinds read right least often (found and named right / labelled): "
+                     + ", ".join(f"{code} {pct(r)}" for r, code in weak))
     elif any(s["labelled"] for s in report["per_class"].values()):
-        lines.append("recall 100.0% in every labelled kind")
+        lines.append("every labelled tile of every kind found and named right")
     to_check = report.get("labels_to_check") or []
     if to_check:
-        unlabelled = sum(c["kind"] == "unlabelled" for c in to_check)
-        other = len(to_check) - unlabelled
-        lines.append(f"labels to check: {len(to_check)} sure reading{'s' * (len(to_check) != 1)} the labels "
-                     f"contradict ({unlabelled} tile{'s' * (unlabelled != 1)} no label covers, {other} labelled "
-                     f"tile{'s' * (other != 1)} read as another kind; listed in the report)")
+        kinds = Counter(c["kind"] for c in to_check)
+        lines.append(f"labels to check: {len(to_check)} (" + ", ".join(
+            f"{n} {kind}" for kind, n in kinds.most_common()) + "; listed in the report)")
         for c in to_check[:CHECK_LINES]:
-            label = f"labelled {c['label']}" if c["label"] else "no label"
             box = " ".join(f"{v:g}" for v in c["box"])
-            lines.append(f"  {c['image']} [{box}]: {label}, read as {c['read']} ({c['confidence']:.0%})")
+            lines.append(f"  {c['image']} [{box}]: {describe_check(c)}")
         if len(to_check) > CHECK_LINES:
             lines.append(f"  ... and {len(to_check) - CHECK_LINES} more")
     for warning in report["warnings"][:10]:
@@ -106,7 +106,7 @@ def _validate(folder: Path, args: argparse.Namespace, name: str | None = None) -
     if args.limit:
         labelset.images = labelset.images[: args.limit]
     progress = None if args.quiet else Progress(len(labelset.images))
-    report, outcomes = validate(labelset, workers=args.workers, progress=progress)
+    report, outcomes = validate(labelset, workers=args.workers, progress=progress, worst=args.worst)
     if name:
         report["dataset"] = name
     out_dir = Path(args.out) if args.out else Path(f"validation-{name or labelset.root.name}")

@@ -12,10 +12,13 @@ Matching is per image and class-blind: predicted and labelled boxes are paired g
 * ``exact_image_rate``: images where every tile is found and named right and nothing is extra;
 * the confusion matrix counts (true code, predicted code), with ``missed`` and ``extra`` for the
   unpaired boxes;
-* ``labels_to_check``: where the recogniser is sure (confidence >= ``SURE``) and the labels
-  disagree: a tile it found that no label covers (a label perhaps missing) or a labelled tile it
-  read as another kind (a label perhaps wrong).  A set's own errors are as likely as the
-  recogniser's here, and a person settles each one by looking.
+* ``labels_to_check``: where the labels and the recogniser disagree in a way a label's mistake
+  explains: a tile it found surely (confidence >= ``SURE``) that no label covers (a label perhaps
+  missing), a labelled tile it surely read as another kind (a label perhaps wrong), a label off
+  the tile found beside it as that kind (a box misplaced), a second label on one tile (a label
+  twice), and a label under which nothing was found (a label on no tile, or a tile missed).  A
+  set's own errors are as likely as the recogniser's here, and a person settles each one by
+  looking.
 
 Recognition runs in worker processes (``workers`` > 1) or in this process; either way each image
 is checked and decoded by the same code the web service uses.
@@ -41,6 +44,10 @@ IOU_THRESHOLD = 0.5
 MISSED, EXTRA = "missed", "extra"
 #: a reading this sure that the labels contradict is listed for a person to check (labels_to_check)
 SURE = 0.9
+#: a missed label overlapping an unpaired find of its own kind this much (IoU) is a box off its tile
+OFF_TARGET = 0.1
+#: a missed label overlapping a paired label this much (IoU) is the same tile labelled twice
+TWICE = 0.7
 
 #: A recogniser maps an image path to predicted tiles [{"box": [x1,y1,x2,y2], "code": ...}, ...],
 #: or to {"tiles": [...], "blurred": bool} when it can also tell a blurred photo (recognize_path).
@@ -105,17 +112,47 @@ class ImageOutcome:
         return float(c) if isinstance(c, (int, float)) and c >= SURE else None
 
     def labels_to_check(self) -> list[dict]:
-        """Sure readings the labels contradict: found tiles no label covers, labelled tiles read
-        as another kind."""
+        """Where a label's mistake explains the disagreement (the module's docstring): each entry
+        the image, its kind, the label's box (or the find's, for a tile no label covers), the
+        label, what was read there and how surely (None where nothing was read)."""
         out = []
+        placed = self._off_target()
+        for ti, pi in placed:
+            out.append({"image": self.name, "kind": "off-target", "box": _rounded(self.truth[ti][0]),
+                        "found_box": _rounded(self.predicted[pi][0]), "label": self.truth[ti][1],
+                        "read": self.predicted[pi][1], "confidence": _confidence(self.confidence, pi)})
+        moved_t, moved_p = {ti for ti, _ in placed}, {pi for _, pi in placed}
+        paired_truth = [self.truth[ti][0] for ti, _ in self.pairs]
+        for ti in self.missed:
+            if ti in moved_t:
+                continue
+            box, code = self.truth[ti]
+            twice = any(iou(box, other) >= TWICE for other in paired_truth)
+            covered = any(iou(box, p[0]) >= OFF_TARGET for p in self.predicted)
+            if twice or not covered:
+                out.append({"image": self.name, "kind": "twice" if twice else "nothing-found", "box": _rounded(box),
+                            "label": code, "read": None, "confidence": None})
         for pi in self.extra:
-            if (c := self._sure(pi)) is not None:
-                out.append({"image": self.name, "kind": "unlabelled", "box": [round(v, 1) for v in self.predicted[pi][0]],
+            if pi not in moved_p and (c := self._sure(pi)) is not None:
+                out.append({"image": self.name, "kind": "unlabelled", "box": _rounded(self.predicted[pi][0]),
                             "label": None, "read": self.predicted[pi][1], "confidence": round(c, 4)})
         for ti, pi in self.wrong:
             if (c := self._sure(pi)) is not None:
                 out.append({"image": self.name, "kind": "disagrees", "box": [round(v, 1) for v in self.truth[ti][0]],
                             "label": self.truth[ti][1], "read": self.predicted[pi][1], "confidence": round(c, 4)})
+        return out
+
+    def _off_target(self) -> list[tuple[int, int]]:
+        """(missed label, unpaired find) of one kind overlapping by OFF_TARGET or more, most first,
+        each used once: a label whose box lies off its tile."""
+        near = sorted(((iou(self.truth[ti][0], self.predicted[pi][0]), ti, pi) for ti in self.missed
+                       for pi in self.extra if self.truth[ti][1] == self.predicted[pi][1]), reverse=True)
+        used_t, used_p, out = set(), set(), []
+        for overlap, ti, pi in near:
+            if overlap >= OFF_TARGET and ti not in used_t and pi not in used_p:
+                used_t.add(ti)
+                used_p.add(pi)
+                out.append((ti, pi))
         return out
 
     def to_json(self) -> dict:
@@ -127,6 +164,9 @@ class ImageOutcome:
             "correct": self.correct,
             "missed": [self.truth[ti][1] for ti in self.missed],
             "extra": [self.predicted[pi][1] for pi in self.extra],
+            # where: the missed labels' boxes and the extra finds' boxes, in the order above
+            "missed_boxes": [_rounded(self.truth[ti][0]) for ti in self.missed],
+            "extra_boxes": [_rounded(self.predicted[pi][0]) for pi in self.extra],
             "wrong": [[self.truth[ti][1], self.predicted[pi][1]] for ti, pi in self.wrong],
             "exact": self.exact,
             "error": self.error,
@@ -147,6 +187,32 @@ def outcome_for(image: LabelledImage, predicted_tiles: list | None, error: str |
     else:
         outcome.missed = list(range(len(truth)))
     return outcome
+
+
+#: what each kind of label to check says, in a collector's words
+CHECK_KINDS = {
+    "disagrees": "read as another kind: the label perhaps wrong (or a sure misreading)",
+    "unlabelled": "a tile found where no label is: a label perhaps missing",
+    "off-target": "the label's box lies off its tile (found beside it, as that kind): a box misplaced",
+    "twice": "a second label on a tile already labelled: a label twice",
+    "nothing-found": "no tile found under the label: a label on no tile (or a tile the recogniser missed)",
+}
+
+
+def describe_check(entry: dict) -> str:
+    """One label to check in a line: what the label says, what was found, what it may mean."""
+    label = f"labelled {entry['label']}" if entry["label"] else "no label"
+    read = f", read as {entry['read']} ({entry['confidence']:.0%})" if entry.get("read") and entry.get("confidence") is not None else ""
+    return f"{label}{read}: {CHECK_KINDS.get(entry['kind'], entry['kind'])}"
+
+
+def _rounded(box) -> list[float]:
+    return [round(float(v), 1) for v in box]
+
+
+def _confidence(confidence: list, pi: int) -> float | None:
+    c = confidence[pi] if pi < len(confidence) else None
+    return round(float(c), 4) if isinstance(c, (int, float)) else None
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -196,8 +262,9 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
     failed = [o for o in outcomes if o.error]
     blurred = [o.name for o in outcomes if o.blurred]
     ranked = sorted((o for o in outcomes if o.errors), key=lambda o: (-o.errors, o.name))[:worst]
+    # the surest first; entries with nothing read (a label twice, nothing found) after them
     to_check = sorted((c for o in outcomes if o.error is None for c in o.labels_to_check()),
-                      key=lambda c: (-c["confidence"], c["image"]))
+                      key=lambda c: (c["confidence"] is None, -(c["confidence"] or 0.0), c["image"]))
     mistakes = Counter()
     for o in outcomes:
         for ti, pi in o.wrong:
@@ -345,10 +412,10 @@ def run_recognition(labelset: LabelSet, recognizer: Recognizer | None = None, wo
 
 
 def validate(labelset: LabelSet, recognizer: Recognizer | None = None, workers: int = 0,
-             progress: Progress | None = None) -> tuple[dict, list[ImageOutcome]]:
+             progress: Progress | None = None, worst: int = 12) -> tuple[dict, list[ImageOutcome]]:
     start = time.perf_counter()
     outcomes = run_recognition(labelset, recognizer, workers, progress)
-    return summarise(labelset, outcomes, time.perf_counter() - start), outcomes
+    return summarise(labelset, outcomes, time.perf_counter() - start, worst), outcomes
 
 
 def default_workers() -> int:
@@ -360,6 +427,8 @@ __all__ = [
     "ImageOutcome",
     "Progress",
     "iou",
+    "CHECK_KINDS",
+    "describe_check",
     "match_boxes",
     "outcome_for",
     "recognize_path",

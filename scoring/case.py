@@ -49,6 +49,9 @@ HAND_FIELDS: Final = frozenset(("seat", "winner", "concealed", "melds", "winning
                                 "bonus_tiles"))
 MELD_FIELDS: Final = frozenset(("kind", "tiles", "exposed"))
 PARAM_FIELDS: Final = frozenset(("limit", "mj_bonus", "east_double", "east_consecutive_wins"))
+#: the params each ruleset reads (Part I none): another ruleset's setting is refused, not dropped
+RULESET_PARAMS: Final = {"pung-chow": frozenset(), "pung-chow-limit": frozenset(("limit", "mj_bonus")),
+                         "classical": frozenset(("limit", "east_double", "east_consecutive_wins"))}
 CASE_KINDS: Final = (None, "wash", "penalty-false-mj", "penalty-discarder")
 MELD_KINDS: Final = ("chow", "pung", "kong")
 N_KINDS: Final = len(INDEX)  # count bytes per hand
@@ -211,6 +214,16 @@ def _unknown_fields(raw: dict, known: frozenset, where: str, *, notes_allowed: b
             raise ScoringError("invalid-case", f"{where}: unknown field {str(key)[:40]!r}{hint}")
 
 
+def _misplaced_fields(raw: dict) -> None:
+    """Refuse a table with a hand's, a meld's or a setting's field at its top ("limit" beside
+    "ruleset" is no limit: it belongs in params)."""
+    for key in sorted(raw.keys() - CASE_FIELDS, key=str):
+        if key in PARAM_FIELDS:
+            raise ScoringError("invalid-case", f"the table: {key!r} belongs in params ({{\"params\": {{\"{key}\": ...}}}})")
+        if key in HAND_FIELDS or key in MELD_FIELDS:
+            raise ScoringError("invalid-case", f"the table: {key!r} belongs to a hand (in hands[])")
+
+
 def _parse_meld(raw: Any, where: str) -> Meld:
     if not isinstance(raw, dict):
         raise ScoringError("invalid-meld", f"{where}: a meld must be an object {{kind, tiles, exposed}}")
@@ -260,12 +273,17 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
 _NUMBER_PARAMS: Final = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
 
 
-def _check_params(params: dict) -> None:
+def _check_params(params: dict, ruleset: str) -> None:
     """Refuse parameters the rules cannot use (a limit of "abc", east_double "no", a misspelt
     "limt") with a message naming the parameter, instead of failing while scoring or scoring
     without it."""
     if not PARAM_FIELDS.issuperset(params):
         _unknown_fields(params, PARAM_FIELDS, "params")
+    read = RULESET_PARAMS[ruleset]
+    if not read.issuperset(params):
+        other = sorted(k for k in params if k not in read)[0]
+        takes = f"reads {', '.join(sorted(read))}" if read else "has no params"
+        raise ScoringError("invalid-case", f"params.{other} is no setting of {ruleset}, which {takes}")
     for key, least in _NUMBER_PARAMS:
         value = params.get(key)
         if value is None or type(value) is int and value >= least:
@@ -373,6 +391,7 @@ def parse_case(raw: Any) -> Case:
     if not isinstance(raw, dict):
         raise ScoringError("invalid-case", "a case must be a JSON object")
     if not CASE_FIELDS.issuperset(raw):
+        _misplaced_fields(raw)
         _unknown_fields(raw, CASE_FIELDS, "the table", notes_allowed=True)
     ruleset = raw.get("ruleset")
     if ruleset not in RULESETS:
@@ -384,7 +403,7 @@ def parse_case(raw: Any) -> Case:
     if not isinstance(params, dict):
         raise ScoringError("invalid-case", "'params' must be an object")
     if params:
-        _check_params(params)
+        _check_params(params, ruleset)
     hands_raw = raw.get("hands")
     if not (isinstance(hands_raw, list) and hands_raw):
         raise ScoringError("invalid-case", "'hands' must be a non-empty list")

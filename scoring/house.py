@@ -42,7 +42,7 @@ def house_params(ruleset: str, limit: int | None = None, mj_bonus: int | None = 
                                                f"{DEFAULT_LIMIT})")
         return {"limit": limit or DEFAULT_LIMIT}
     bonus = 10 if mj_bonus is None else mj_bonus
-    if bonus not in USUAL_LIMIT:
+    if type(bonus) is not int or bonus not in USUAL_LIMIT:
         raise ScoringError("invalid-case", f"the Mah-Jongg bonus is {' or '.join(map(str, MJ_BONUSES))}, "
                                            f"not {bonus!r}")
     return {"mj_bonus": bonus, "limit": None if limit == NO_LIMIT else (limit or USUAL_LIMIT[bonus])}

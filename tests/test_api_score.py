@@ -58,6 +58,24 @@ def test_in_a_list_a_malformed_table_keeps_its_place(client):
     assert results[1] == {"error": {"code": "invalid-request", "message": "hands: Field required"}}
 
 
+def test_in_a_list_a_table_read_as_one_alone_is_scored(client):
+    """A table whose fields need converting (winner 1, exposed "true") is scored in a list as it
+    is alone, not taken for an object that is no table."""
+    good = next(c for c in VECTORS if "error" not in c["expected"] and c["hands"][0]["melds"])
+    lax = json.loads(json.dumps(good))
+    lax["hands"][0]["winner"] = 1
+    lax["hands"][0]["melds"][0]["exposed"] = "true"
+    alone = client.post("/api/v1/score", json=lax).json()
+    assert "error" not in alone
+    assert client.post("/api/v1/score", json=[lax, {"ruleset": "pung-chow"}]).json()[0] == alone
+
+
+def test_validation_messages_name_fields_not_types(client):
+    body = client.post("/api/v1/score", json={"id": [1], "ruleset": "pung-chow", "hands": [{"seat": "E"}]}).json()
+    assert body["code"] == "invalid-request"
+    assert body["message"] == "id: Input should be a valid string or Input should be a valid integer"
+
+
 def test_a_misspelt_field_is_refused(client):
     good = next(c for c in VECTORS if "error" not in c["expected"])
     response = client.post("/api/v1/score", json=dict(good, params={"limt": 300}))
@@ -94,6 +112,9 @@ def test_head_requests_are_answered(client):
     for path in ("/", "/healthz"):
         response = client.head(path)
         assert response.status_code == 200 and response.content == b""
+    # and the OpenAPI document keeps one operation for the health check, named as before
+    health = client.get("/openapi.json").json()["paths"]["/healthz"]
+    assert list(health) == ["get"] and health["get"]["operationId"] == "healthz_healthz_get"
 
 
 def test_openapi_documents_every_endpoint(client):

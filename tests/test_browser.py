@@ -990,10 +990,14 @@ def test_a_warning_shows_the_tiles_it_is_about(server, page):
     assert buttons.count() == 1 and page.locator("#warnings li").count() == 2
     # tile codes in the player's words
     assert "(read as Orchid, 40%; else White Dragon 31%)" in page.locator("#warnings li").nth(1).inner_text()
-    buttons.click()
+    buttons.focus()
+    page.keyboard.press("Enter")  # from the keyboard: the tile it puts the keyboard on shows the ring
     marked = page.locator("#hands button.tile.named")
     assert marked.count() == 1 and marked.get_attribute("data-code") == named["code"]
     assert page.evaluate("document.activeElement.classList.contains('named')")
+    # the mark and the keyboard's ring (on the same tile here) are told apart by their colours
+    ring, mark = marked.evaluate("b => [getComputedStyle(b).outlineColor, getComputedStyle(b).boxShadow]")
+    assert ring == "rgb(26, 115, 232)" and "rgb(123, 47, 190)" in mark
     tile_id = marked.get_attribute("data-id")
     assert page.locator(f'#overlay g.box.named[data-id="{tile_id}"]').count() == 1
     # the tile removed, the warning has nothing left to show

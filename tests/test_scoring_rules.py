@@ -216,6 +216,9 @@ def test_invalid_input_names_the_problem(raw, code):
     (lambda t: t["hands"][0].update(flag=["last-tile"]), "South: unknown field 'flag'; did you mean 'flags'?"),
     (lambda t: t["hands"][0].update(colour="red"), "South: unknown field 'colour' (it may hold bonus_tiles"),
     (lambda t: t["hands"][0]["melds"][0].update(exposd=False), "South's meld 1: unknown field 'exposd'; did you mean"),
+    (lambda t: t.update(limit=300), "the table: 'limit' belongs in params"),
+    (lambda t: t.update(flags=["last-tile"]), "the table: 'flags' belongs to a hand (in hands[])"),
+    (lambda t: t["params"].update(east_double=False), "params.east_double is no setting of pung-chow-limit, which reads limit, mj_bonus"),
 ])
 def test_a_misspelt_field_is_refused_not_dropped(edit, words):
     """A field the engine does not read would be dropped silently and the table scored wrong (a
@@ -379,3 +382,39 @@ def test_whole_number_parameters_may_come_as_floats_and_null_keeps_the_default()
     plain = score_table(dict(case("pung-chow-limit", [hand]), params={"limit": 300, "mj_bonus": 10}))
     assert score_table(dict(case("pung-chow-limit", [hand]), params={"limit": 300.0, "mj_bonus": 10.0})) == plain
     assert "error" not in score_table(dict(case("pung-chow-limit", [hand]), params={"limit": None}))
+
+
+@pytest.mark.parametrize("ruleset, limit, bonus, params", [
+    ("pung-chow", None, None, {}),
+    ("pung-chow-limit", None, None, {"mj_bonus": 10, "limit": 300}),
+    ("pung-chow-limit", None, 20, {"mj_bonus": 20, "limit": 400}),
+    ("pung-chow-limit", 0, None, {"mj_bonus": 10, "limit": None}),
+    ("pung-chow-limit", 500, 20, {"mj_bonus": 20, "limit": 500}),
+    ("classical", None, None, {"limit": 1000}),
+    ("classical", 2000, None, {"limit": 2000}),
+])
+def test_house_settings_as_params(ruleset, limit, bonus, params):
+    """The photo paths' and the page's house settings: the usual limit game, not the uncapped one."""
+    from scoring.house import house_params
+
+    assert house_params(ruleset, limit, bonus) == params
+    hand = winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z", "discard")
+    assert "error" not in score_table(case(ruleset, [hand], params=params))
+
+
+@pytest.mark.parametrize("ruleset, limit, bonus, words", [
+    ("pung-chow", 300, None, "pung-chow (Harr's Part I) has no limit"),
+    ("classical", 0, None, "the classical rules are played with a limit"),
+    ("classical", None, 20, "a Mah-Jongg bonus is set in the pung-chow-limit game"),
+    ("pung-chow-limit", None, 15, "the Mah-Jongg bonus is 10 or 20, not 15"),
+    ("pung-chow-limit", None, 10.0, "the Mah-Jongg bonus is 10 or 20, not 10.0"),
+    ("pung-chow-limit", -1, None, "the limit must be a whole number of points"),
+    ("pung-chow-limit", True, None, "the limit must be a whole number of points"),
+    ("riichi", None, None, "ruleset 'riichi' is not one of"),
+])
+def test_house_settings_a_ruleset_has_not_are_refused(ruleset, limit, bonus, words):
+    from scoring.case import ScoringError
+    from scoring.house import house_params
+
+    with pytest.raises(ScoringError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        house_params(ruleset, limit, bonus)

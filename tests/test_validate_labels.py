@@ -246,3 +246,26 @@ def test_hust_riichi_reads_completely():
     assert len(labelset.images) == 256
     assert sum(len(i.tiles) for i in labelset.images) == 6644
     assert labelset.warnings == []
+
+
+def test_yolo_images_and_label_files_that_do_not_meet_are_named(tmp_path):
+    """A photo with no label file counts as holding no tile (YOLO's way), so the report says which
+    photos those are, and which label files name no photo (a renamed photo); a set none of whose
+    photos has a label file is refused."""
+    root = make_yolo_set(tmp_path / "set", "names: ['1man', '9pin', 'chun']", ["1man", "9pin", "chun"])
+    (root / "train" / "labels" / "train_a.txt").rename(root / "train" / "labels" / "renamed.txt")
+    warnings = load_labelset(root).warnings
+    assert any(w.startswith("2 image(s) have no label file, so they are counted as holding no tile: ")
+               and "train/images/train_a.jpg" in w and "valid/images/negative.jpg" in w for w in warnings), warnings
+    assert "1 label file(s) name no image of the set (a renamed or missing photo?): train/labels/renamed.txt" in warnings
+    for label in root.rglob("*.txt"):
+        label.unlink()
+    with pytest.raises(LabelSetError, match="set: no image has a label file"):
+        load_labelset(root)
+
+
+def test_a_set_of_photos_alone_is_named_by_its_own_folder(tmp_path):
+    """A zip of a set's images/ folder alone: the message names the set, not its images/ folder."""
+    _image(tmp_path / "club" / "images" / "a.jpg")
+    with pytest.raises(LabelSetError, match=r"^club: no labels found"):
+        load_labelset(tmp_path / "club")

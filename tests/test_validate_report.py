@@ -145,20 +145,23 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     assert [(c["image"], c["kind"], c["label"], c["read"], c["confidence"]) for c in checks] == [
         ("images/extra.jpg", "unlabelled", None, "3s", 0.97),
         ("images/wrong.jpg", "disagrees", "9p", "8p", 0.95),
+        ("images/missed.jpg", "nothing-found", "7z", None, None),  # nothing read there: after the sure ones
     ]
     assert checks[0]["box"] == [200, 20, 235, 80]
     summary = format_summary(report)
-    assert ("labels to check: 2 sure readings the labels contradict (1 tile no label covers, 1 labelled tile read "
-            "as another kind; listed in the report)\n"
-            "  images/extra.jpg [200 20 235 80]: no label, read as 3s (97%)\n"
+    assert ("labels to check: 3 (1 unlabelled, 1 disagrees, 1 nothing-found; listed in the report)\n"
+            "  images/extra.jpg [200 20 235 80]: no label, read as 3s (97%): a tile found where no label is: "
+            "a label perhaps missing\n"
             "  images/wrong.jpg [") in summary
-    assert ": labelled 9p, read as 8p (95%)" in summary
+    assert ": labelled 9p, read as 8p (95%): read as another kind: the label perhaps wrong" in summary
+    assert ": labelled 7z: no tile found under the label: a label on no tile (or a tile the recogniser missed)" in summary
     _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
     page = html_path.read_text()
     assert "<h2>Labels to check</h2>" in page
     picture = r'<td><img src="data:image/jpeg;base64,[A-Za-z0-9+/=]+" alt="the tile"></td>'
-    assert re.search(picture + "<td>images/extra.jpg</td><td>200 20 235 80</td><td>no label</td><td>3s</td><td>97%</td>",
-                     page)
+    assert re.search(picture + "<td>images/extra.jpg</td><td>200 20 235 80</td><td>no label</td><td>3s</td><td>97%</td>"
+                     "<td>a tile found where no label is: a label perhaps missing</td>", page)
+    assert "<td>7z</td><td>nothing</td><td></td><td>no tile found under the label" in page
     assert re.search(picture + "<td>images/wrong.jpg</td>", page)
     from api.report import CHECK_PICTURE_HEIGHT, check_picture_urls
 
@@ -167,10 +170,11 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     assert shown.height == CHECK_PICTURE_HEIGHT and shown.width < shown.height  # a tile, upright as labelled
     (tmp_path / "not-a-photo.jpg").write_text("no")
     unreadable = {i.name: tmp_path / "not-a-photo.jpg" for i in labelset.images}
-    assert check_picture_urls(report, unreadable) == ["", ""]  # listed, without pictures
+    assert check_picture_urls(report, unreadable) == ["", "", ""]  # listed, without pictures
     plain, _ = validate(labelset, recognizer=lambda p: [{**t, "confidence": 0.5} for t in labelled_recognizer(p)],
                         workers=0)
-    assert plain["labels_to_check"] == [] and "labels to check" not in format_summary(plain)
+    # unsure readings are the recogniser's doubt: only the label with nothing under it is left
+    assert [c["kind"] for c in plain["labels_to_check"]] == ["nothing-found"]
 
 
 def test_the_pictures_of_labels_to_check_decode_each_photo_once(labelset, monkeypatch):
@@ -276,7 +280,7 @@ def test_validate_endpoint_json_and_html(labelset, monkeypatch):
         assert response.json()["dataset"] == "set"  # named by the upload, as the command line names it
         # the labelled recogniser reads every tile at 1.0: its 9p read as 8p is a sure disagreement
         assert [(c["image"], c["label"], c["read"]) for c in response.json()["labels_to_check"]] == [
-            ("images/wrong.jpg", "9p", "8p")]
+            ("images/wrong.jpg", "9p", "8p"), ("images/missed.jpg", "7z", None)]
         page = client.post("/api/v1/validate?format=html", files={"archive": ("set.zip", data, "application/zip")})
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert "9p read as 8p" in page.text
@@ -290,3 +294,33 @@ def test_many_label_warnings_are_cut_with_a_count(labelset):
     assert len(report["warnings"]) == 52  # and the fixture's photo that cannot be read
     assert report["warnings"][49] == "labels/49.json: not valid JSON; skipped"
     assert report["warnings"][50] == "... and 7 more label warnings"
+
+
+
+def test_a_misplaced_box_and_a_label_given_twice_are_named(tmp_path):
+    """A label's box half a tile off its tile is one entry (both boxes), not a tile missed and one
+    unlabelled; a tile labelled twice is named as such; each missed and extra box is in report.json."""
+    root = tmp_path / "set"
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    Image.new("RGB", (300, 100), (200, 200, 200)).save(root / "images" / "t.jpg")
+    labels = [{"box": [10, 20, 50, 80], "code": "4z"},      # off by half a tile: the tile is at 30-70
+              {"box": [100, 20, 140, 80], "code": "2p"},    # right
+              {"box": [101, 21, 141, 81], "code": "2p"},    # the same tile again
+              {"box": [200, 20, 240, 80], "code": "3s"}]    # right
+    (root / "labels" / "t.json").write_text(json.dumps({"image": "t.jpg", "tiles": labels}))
+    found = [{"box": [30, 20, 70, 80], "code": "4z", "confidence": 0.99},
+             {"box": [100, 20, 140, 80], "code": "2p", "confidence": 0.99},
+             {"box": [200, 20, 240, 80], "code": "3s", "confidence": 0.99}]
+    report, _ = validate(load_labelset(root), recognizer=lambda p: found, workers=0)
+    checks = report["labels_to_check"]
+    assert [(c["kind"], c["label"], c["read"]) for c in checks] == [("off-target", "4z", "4z"), ("twice", "2p", None)]
+    assert checks[0]["box"] == [10, 20, 50, 80] and checks[0]["found_box"] == [30, 20, 70, 80]
+    image = report["per_image"][0]
+    assert image["missed"] == ["4z", "2p"] and image["missed_boxes"] == [[10, 20, 50, 80], [101, 21, 141, 81]]
+    assert image["extra"] == ["4z"] and image["extra_boxes"] == [[30, 20, 70, 80]]
+
+
+def test_the_worst_images_listed_follow_the_option(labelset):
+    report, _ = validate(labelset, recognizer=labelled_recognizer, workers=0, worst=1)
+    assert len(report["worst_images"]) == 1

@@ -268,9 +268,11 @@ function highlight(id, on) {
 
 // each warning, with a button that shows the tiles it is about (its tile numbers count along the
 // seat's groups in the photo, which a person cannot count on the page)
-// a warning's single tile codes as the names a player knows ("read as f2" -> "read as Orchid")
+// a warning's single tile codes as the names a player knows ("read as f2" -> "read as Orchid"),
+// but for a code the warning names already ("five 3m (3 Character)")
 function namedTiles(text) {
-  return String(text).replace(/\b([1-9][mpsz]|f[1-8])\b/g, (code) => tileName(code));
+  const words = String(text);
+  return words.replace(/\b([1-9][mpsz]|f[1-8])\b/g, (code) => (words.includes(tileName(code)) ? code : tileName(code)));
 }
 
 function renderWarnings() {
@@ -329,7 +331,7 @@ function changed(tiles = true) {
 const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
 function arrowTo(event, buttons, row) {
   const from = event.target.closest("button.tile");
-  if (!from || !ARROWS.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!from || !ARROWS.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
   let to = null;
   if (event.key === "ArrowUp" || event.key === "ArrowDown") {
     const here = from.getBoundingClientRect();
@@ -604,8 +606,8 @@ function setStatus(text, isError) {
 
 // what a player can do about a refused photo, by the API's error code
 const PHOTO_REMEDIES = {
-  "unsupported-media-type": "Choose a photo: a JPEG, PNG, WebP or HEIC picture.",
-  "not-an-image": "Choose a photo: a JPEG, PNG, WebP or HEIC picture.",
+  "unsupported-media-type": "Choose a photo: a JPEG, PNG, WebP or BMP picture.",
+  "not-an-image": "Choose a photo: a JPEG, PNG, WebP or BMP picture.",
   "corrupt-image": "The file is damaged or was cut short: take or choose the photo again.",
   "empty-upload": "The file is empty: take or choose the photo again.",
   "image-too-large": "Use your camera's normal photo size, or a smaller copy of the picture.",
@@ -981,10 +983,12 @@ function setup() {
   $("#table .skip").addEventListener("click", (e) => { e.preventDefault(); $("#score").focus(); });
   $("#hands").addEventListener("keydown", (e) => arrowTo(e, [...$("#hands").querySelectorAll("button.tile")],
     (b) => [...b.closest("article").querySelectorAll("button.tile")]));
-  $("#picker-kinds").addEventListener("keydown", (e) => {
-    const all = [...$("#picker-kinds").querySelectorAll("button.tile")];
-    arrowTo(e, all, () => all);
-  });
+  for (const grid of ["#picker-kinds", "#picker-likely-kinds"]) {
+    $(grid).addEventListener("keydown", (e) => {
+      const all = [...$(grid).querySelectorAll("button.tile")];
+      arrowTo(e, all, () => all);
+    });
+  }
   $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else cameraShown = $("#camera_seat").value; });
   $("#winner").addEventListener("change", () => {
     // a winning tile marked in another player's hand is not this winner's
