@@ -67,6 +67,7 @@ def draw_errors(image: np.ndarray, truth: list[tuple], predicted: list[tuple], m
     for ti in missed:
         x, y = box(truth[ti][0], MISSED, thickness + 1)
         _label(out, f"miss {truth[ti][1]}", x, y, MISSED, font_scale, thickness)
-    for pi in extra:  # outlined only: extras can be many, and their codes are in the caption
-        box(predicted[pi][0], EXTRA, thickness)
+    for pi in extra:  # named as the misses are, "extra 5z": a thin outline alone was easy to miss
+        x, y = box(predicted[pi][0], EXTRA, thickness + 1)
+        _label(out, f"extra {predicted[pi][1]}", x, y, EXTRA, font_scale, thickness)
     return out

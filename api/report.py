@@ -110,17 +110,28 @@ def check_picture_urls(report: dict, paths: dict[str, Path]) -> list[str]:
             except Exception:  # noqa: BLE001 - an unreadable photo is listed without its picture
                 pass
         if image is not None:
-            urls[i] = _tile_picture(image, entry["box"])
+            urls[i] = _tile_picture(image, entry["box"], entry.get("found_box"))
     return urls
 
 
-def _tile_picture(image: np.ndarray, box) -> str:
-    """The box with a quarter of its size around it, CHECK_PICTURE_HEIGHT high, as a data URL."""
-    x1, y1, x2, y2 = box
-    mx, my = 0.25 * (x2 - x1), 0.25 * (y2 - y1)
-    crop = image[max(0, int(y1 - my)):max(0, int(y2 + my) + 1), max(0, int(x1 - mx)):max(0, int(x2 + mx) + 1)]
+def _tile_picture(image: np.ndarray, box, found_box=None) -> str:
+    """The box with a quarter of its size around it (and the find's box, for a label off its tile),
+    CHECK_PICTURE_HEIGHT high, as a data URL, the box drawn on it: which tile is meant is plain
+    even where tiles touch."""
+    boxes = [box] + ([found_box] if found_box else [])
+    x1, y1 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x2, y2 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    mx, my = 0.25 * (box[2] - box[0]), 0.25 * (box[3] - box[1])
+    left, top = max(0, int(x1 - mx)), max(0, int(y1 - my))
+    crop = image[top:max(0, int(y2 + my) + 1), left:max(0, int(x2 + mx) + 1)].copy()
     if crop.size == 0:
         return ""
+    line = max(1, round(2 * crop.shape[0] / CHECK_PICTURE_HEIGHT))  # about 2 pixels once shrunk
+    for b, colour in zip(boxes, ((0, 140, 255), (200, 60, 200))):  # the label's orange, the find's purple
+        h, w = crop.shape[:2]  # (a box a label says is 10^13 pixels long is drawn to the crop's edge)
+        x1, x2 = (int(min(max(v - left, -1), w + 1)) for v in (b[0], b[2]))
+        y1, y2 = (int(min(max(v - top, -1), h + 1)) for v in (b[1], b[3]))
+        cv2.rectangle(crop, (x1, y1), (x2, y2), colour, line)
     k = CHECK_PICTURE_HEIGHT / crop.shape[0]
     crop = cv2.resize(crop, (max(1, round(crop.shape[1] * k)), CHECK_PICTURE_HEIGHT),
                       interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)

@@ -324,3 +324,24 @@ def test_a_misplaced_box_and_a_label_given_twice_are_named(tmp_path):
 def test_the_worst_images_listed_follow_the_option(labelset):
     report, _ = validate(labelset, recognizer=labelled_recognizer, workers=0, worst=1)
     assert len(report["worst_images"]) == 1
+
+
+def test_a_label_to_check_is_pictured_with_its_box_drawn():
+    """Where tiles touch, the picture says which one is meant: the label's box is drawn (orange),
+    and for a label off its tile the find's box too (purple)."""
+    import numpy as np
+
+    from api.report import _tile_picture
+
+    grey = np.full((200, 300, 3), 128, np.uint8)
+
+    def colours(url):
+        shown = np.asarray(Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")).astype(int)
+        orange = (np.abs(shown - (255, 140, 0)).sum(axis=2) < 90).sum()
+        purple = (np.abs(shown - (200, 60, 200)).sum(axis=2) < 90).sum()
+        return orange, purple
+
+    orange, purple = colours(_tile_picture(grey, [100, 50, 140, 110]))
+    assert orange > 50 and purple == 0
+    orange, purple = colours(_tile_picture(grey, [100, 50, 140, 110], [120, 50, 160, 110]))
+    assert orange > 50 and purple > 50
