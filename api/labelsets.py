@@ -496,12 +496,14 @@ def _find_yaml(root: Path) -> Path | None:
     return None
 
 
-def _yolo_label_for(image: Path) -> Path:
-    parts = list(image.parts)
+def _yolo_label_for(image: Path, root: Path) -> Path:
+    """YOLO's label file for a photo: its path in the set with the last images/ folder turned
+    labels/ (a folder named images above the set is none of its), else the .txt beside it."""
+    parts = list(image.relative_to(root).parts)
     for i in range(len(parts) - 2, -1, -1):
         if parts[i] == "images":
             parts[i] = "labels"
-            return Path(*parts).with_suffix(".txt")
+            return root.joinpath(*parts).with_suffix(".txt")
     return image.with_suffix(".txt")
 
 
@@ -516,7 +518,7 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
     unlabelled: list[str] = []  # images with no label file: read as holding no tile
     label_files: set[Path] = set()
     for image_path in _all_images(root):
-        label_path = _yolo_label_for(image_path)
+        label_path = _yolo_label_for(image_path, root) if _inside(root, image_path) else image_path.with_suffix(".txt")
         label_files.add(label_path)
         try:
             if not _inside(root, image_path):
@@ -532,13 +534,16 @@ def read_yolo_set(root: Path, yaml_path: Path) -> LabelSet:
     for name, count in sorted(unmapped_used.items()):
         warnings.append(f"class {_shown(name, quote=True)} does not name a tile; its {count} boxes were left out")
     if images and len(unlabelled) == len(images):
-        raise LabelSetError(f"{root.name}: no image has a label file (YOLO looks for labels/<image name>.txt "
-                            "beside images/<image name>)")
+        first = images[0].path
+        looked = _relname(root, _yolo_label_for(first, root)) if _inside(root, first) else first.name
+        raise LabelSetError(f"{root.name}: no image has a label file (for {_shown(images[0].name)} it looked for "
+                            f"{_shown(looked)}; a photo of no tile has an empty one)")
     if unlabelled:
         warnings.append(f"{len(unlabelled)} image(s) have no label file, so they are counted as holding no tile: "
                         + ", ".join(_shown(n) for n in unlabelled[:10]) + (" ..." if len(unlabelled) > 10 else ""))
     orphans = sorted(_relname(root, p) for p in root.rglob("*.txt")
-                     if p.parent.name == "labels" and p not in label_files and _inside(root, p))
+                     if "labels" in p.relative_to(root).parts[:-1] and p.name != "classes.txt"
+                     and p not in label_files and _inside(root, p))
     if orphans:
         warnings.append(f"{len(orphans)} label file(s) name no image of the set (a renamed or missing photo?): "
                         + ", ".join(_shown(n) for n in orphans[:10]) + (" ..." if len(orphans) > 10 else ""))
@@ -685,8 +690,6 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
 
 #: how many folders, each the only thing in the one above it, are looked through for the set
 MAX_WRAPPING_FOLDERS = 16
-#: folders that are parts of a set (its photos, its labels), never a folder wrapped around one
-SET_PARTS = frozenset(("images", "labels"))
 
 
 def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
@@ -697,11 +700,11 @@ def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
         raise LabelSetError(f"{root} does not exist")
     if not root.is_dir():
         raise LabelSetError(f"{root} is not a folder of labelled photos (nor a zip of one)")
-    # a zip may hold the set inside one folder, or inside a chain of them (`zip -r` of a full path);
-    # a set's own part (its images/ alone) is not a folder around it, and names no set
+    # a zip may hold the set inside one folder, or inside a chain of them (`zip -r` of a full path)
+    given = root
     for _ in range(MAX_WRAPPING_FOLDERS):
         entries = [p for p in root.iterdir() if not p.name.startswith((".", "__MACOSX"))]
-        if len(entries) != 1 or not entries[0].is_dir() or entries[0].name.lower() in SET_PARTS:
+        if len(entries) != 1 or not entries[0].is_dir():
             break
         root = entries[0]
     labels = root / "labels"
@@ -714,8 +717,9 @@ def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
     elif any(p.suffix == ".json" for p in root.glob("*.json")):
         result = read_json_set(root)
     else:
+        # named by the set given (a zip of a set's images/ alone names the set, not images)
         raise LabelSetError(
-            f"{root.name}: no labels found (expected labels/*.json, a YOLO data.yaml with labels/*.txt, "
+            f"{given.name}: no labels found (expected labels/*.json, a YOLO data.yaml with labels/*.txt, "
             "or a COCO annotations JSON)"
         )
     if not result.images:

@@ -197,7 +197,7 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         box = " ".join(f"{v:g}" for v in c["box"])
         if c.get("found_box"):
             box += "<br>found at " + " ".join(f"{v:g}" for v in c["found_box"])
-        read = esc(c["read"]) if c.get("read") else "nothing"
+        read = esc(c["read"]) if c.get("read") else "&mdash;"
         sure = f"{c['confidence'] * 100:.0f}%" if c.get("confidence") is not None else ""
         rows.append(f"<tr><td>{picture}</td><td>{esc(c['image'])}</td><td>{box}</td><td>{label}</td>"
                     f"<td>{read}</td><td>{sure}</td><td>{esc(CHECK_KINDS.get(c['kind'], c['kind']))}</td></tr>")

@@ -148,5 +148,9 @@ class ValidationReport(BaseModel):
     tile_accuracy: Optional[float] = None
     exact_image_rate: Optional[float] = None
     labels_to_check: list[dict[str, Any]] = Field(
-        default_factory=list, description="sure readings (confidence >= 0.9) the labels contradict, surest first: "
-                                          "{image, kind: unlabelled | disagrees, box, label, read, confidence}")
+        default_factory=list, description="where a mistake in the labels explains what was found, surest first: "
+                                          "{image, kind, box, label, read, confidence, found_box}; kind: unlabelled "
+                                          "(a sure find no label covers), disagrees (a label read surely as another "
+                                          "kind), off-target (a label off the find beside it: found_box), twice (a "
+                                          "second label on a tile), nothing-found (no tile found for the label); "
+                                          "read and confidence are null where nothing was read (listed last)")

@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 from api.labelsets import LabelSetError, load_labelset
-from api.validation import Progress, default_workers, describe_check, validate
+from api.validation import CHECK_COUNTS, Progress, default_workers, describe_check, validate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +64,7 @@ def format_summary(report: dict) -> str:
     if to_check:
         kinds = Counter(c["kind"] for c in to_check)
         lines.append(f"labels to check: {len(to_check)} (" + ", ".join(
-            f"{n} {kind}" for kind, n in kinds.most_common()) + "; listed in the report)")
+            f"{n} {CHECK_COUNTS.get(kind, kind)}" for kind, n in kinds.most_common()) + "; listed in the report)")
         for c in to_check[:CHECK_LINES]:
             box = " ".join(f"{v:g}" for v in c["box"])
             lines.append(f"  {c['image']} [{box}]: {describe_check(c)}")

@@ -115,23 +115,22 @@ class ImageOutcome:
         """Where a label's mistake explains the disagreement (the module's docstring): each entry
         the image, its kind, the label's box (or the find's, for a tile no label covers), the
         label, what was read there and how surely (None where nothing was read)."""
+        if self.error is not None:
+            return []  # (nothing was read: the image's error says why)
         out = []
-        placed = self._off_target()
+        paired_truth = [self.truth[ti][0] for ti, _ in self.pairs]
+        twice = {ti for ti in self.missed if any(iou(self.truth[ti][0], other) >= TWICE for other in paired_truth)}
+        placed = self._off_target([ti for ti in self.missed if ti not in twice])
         for ti, pi in placed:
             out.append({"image": self.name, "kind": "off-target", "box": _rounded(self.truth[ti][0]),
                         "found_box": _rounded(self.predicted[pi][0]), "label": self.truth[ti][1],
                         "read": self.predicted[pi][1], "confidence": _confidence(self.confidence, pi)})
         moved_t, moved_p = {ti for ti, _ in placed}, {pi for _, pi in placed}
-        paired_truth = [self.truth[ti][0] for ti, _ in self.pairs]
-        for ti in self.missed:
-            if ti in moved_t:
-                continue
-            box, code = self.truth[ti]
-            twice = any(iou(box, other) >= TWICE for other in paired_truth)
-            covered = any(iou(box, p[0]) >= OFF_TARGET for p in self.predicted)
-            if twice or not covered:
-                out.append({"image": self.name, "kind": "twice" if twice else "nothing-found", "box": _rounded(box),
-                            "label": code, "read": None, "confidence": None})
+        for ti in self.missed:  # every missed label is listed once: twice, off its tile, or alone
+            if ti not in moved_t:
+                out.append({"image": self.name, "kind": "twice" if ti in twice else "nothing-found",
+                            "box": _rounded(self.truth[ti][0]), "label": self.truth[ti][1], "read": None,
+                            "confidence": None})
         for pi in self.extra:
             if pi not in moved_p and (c := self._sure(pi)) is not None:
                 out.append({"image": self.name, "kind": "unlabelled", "box": _rounded(self.predicted[pi][0]),
@@ -142,13 +141,14 @@ class ImageOutcome:
                             "label": self.truth[ti][1], "read": self.predicted[pi][1], "confidence": round(c, 4)})
         return out
 
-    def _off_target(self) -> list[tuple[int, int]]:
-        """(missed label, unpaired find) of one kind overlapping by OFF_TARGET or more, most first,
-        each used once: a label whose box lies off its tile."""
-        near = sorted(((iou(self.truth[ti][0], self.predicted[pi][0]), ti, pi) for ti in self.missed
-                       for pi in self.extra if self.truth[ti][1] == self.predicted[pi][1]), reverse=True)
+    def _off_target(self, missed: list[int]) -> list[tuple[int, int]]:
+        """(missed label, unpaired find) overlapping by OFF_TARGET or more, each used once, finds of
+        the label's kind first and then the most overlapping: a label whose box lies off its tile
+        (read as its kind, or as another: then the label may be wrong too)."""
+        near = sorted(((self.truth[ti][1] == self.predicted[pi][1], iou(self.truth[ti][0], self.predicted[pi][0]), ti, pi)
+                       for ti in missed for pi in self.extra), reverse=True)
         used_t, used_p, out = set(), set(), []
-        for overlap, ti, pi in near:
+        for _, overlap, ti, pi in near:
             if overlap >= OFF_TARGET and ti not in used_t and pi not in used_p:
                 used_t.add(ti)
                 used_p.add(pi)
@@ -193,10 +193,13 @@ def outcome_for(image: LabelledImage, predicted_tiles: list | None, error: str |
 CHECK_KINDS = {
     "disagrees": "read as another kind: the label perhaps wrong (or a sure misreading)",
     "unlabelled": "a tile found where no label is: a label perhaps missing",
-    "off-target": "the label's box lies off its tile (found beside it, as that kind): a box misplaced",
+    "off-target": "the label's box lies off the tile found beside it: a box misplaced",
     "twice": "a second label on a tile already labelled: a label twice",
-    "nothing-found": "no tile found under the label: a label on no tile (or a tile the recogniser missed)",
+    "nothing-found": "no tile found for the label: a label on no tile (or a tile the recogniser missed)",
 }
+#: the kinds counted in a line ("3 labels to check: 2 read as another kind, 1 labelled twice")
+CHECK_COUNTS = {"disagrees": "read as another kind", "unlabelled": "found with no label",
+                "off-target": "off their tile", "twice": "labelled twice", "nothing-found": "with no tile found"}
 
 
 def describe_check(entry: dict) -> str:
@@ -427,6 +430,7 @@ __all__ = [
     "ImageOutcome",
     "Progress",
     "iou",
+    "CHECK_COUNTS",
     "CHECK_KINDS",
     "describe_check",
     "match_boxes",

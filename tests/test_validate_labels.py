@@ -269,3 +269,24 @@ def test_a_set_of_photos_alone_is_named_by_its_own_folder(tmp_path):
     _image(tmp_path / "club" / "images" / "a.jpg")
     with pytest.raises(LabelSetError, match=r"^club: no labels found"):
         load_labelset(tmp_path / "club")
+
+
+def test_yolo_labels_are_looked_for_within_the_set(tmp_path):
+    """A flat set (labels beside their photos) kept under a folder that happens to be called
+    images is read, not refused; LabelImg's classes.txt is no label file of a photo; in the
+    Ultralytics layout (labels/train/x.txt) a label file with no photo is named too."""
+    flat = tmp_path / "images" / "flat"
+    _image(flat / "a.jpg")
+    (flat / "a.txt").write_text("0 0.5 0.5 0.2 0.4\n")
+    (flat / "data.yaml").write_text("names: ['1man']\n")
+    assert [t.code for t in load_labelset(flat).images[0].tiles] == ["1m"]
+
+    root = tmp_path / "ultra"
+    _image(root / "images" / "train" / "b.jpg")
+    (root / "labels" / "train").mkdir(parents=True)
+    (root / "labels" / "train" / "b.txt").write_text("0 0.5 0.5 0.2 0.4\n")
+    (root / "labels" / "train" / "gone.txt").write_text("0 0.5 0.5 0.2 0.4\n")
+    (root / "labels" / "classes.txt").write_text("1man\n")
+    (root / "data.yaml").write_text("names: ['1man']\n")
+    warnings = load_labelset(root).warnings
+    assert warnings == ["1 label file(s) name no image of the set (a renamed or missing photo?): labels/train/gone.txt"]

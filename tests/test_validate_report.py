@@ -149,19 +149,20 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     ]
     assert checks[0]["box"] == [200, 20, 235, 80]
     summary = format_summary(report)
-    assert ("labels to check: 3 (1 unlabelled, 1 disagrees, 1 nothing-found; listed in the report)\n"
+    assert ("labels to check: 3 (1 found with no label, 1 read as another kind, 1 with no tile found; listed in the "
+            "report)\n"
             "  images/extra.jpg [200 20 235 80]: no label, read as 3s (97%): a tile found where no label is: "
             "a label perhaps missing\n"
             "  images/wrong.jpg [") in summary
     assert ": labelled 9p, read as 8p (95%): read as another kind: the label perhaps wrong" in summary
-    assert ": labelled 7z: no tile found under the label: a label on no tile (or a tile the recogniser missed)" in summary
+    assert ": labelled 7z: no tile found for the label: a label on no tile (or a tile the recogniser missed)" in summary
     _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
     page = html_path.read_text()
     assert "<h2>Labels to check</h2>" in page
     picture = r'<td><img src="data:image/jpeg;base64,[A-Za-z0-9+/=]+" alt="the tile"></td>'
     assert re.search(picture + "<td>images/extra.jpg</td><td>200 20 235 80</td><td>no label</td><td>3s</td><td>97%</td>"
                      "<td>a tile found where no label is: a label perhaps missing</td>", page)
-    assert "<td>7z</td><td>nothing</td><td></td><td>no tile found under the label" in page
+    assert "<td>7z</td><td>&mdash;</td><td></td><td>no tile found for the label" in page
     assert re.search(picture + "<td>images/wrong.jpg</td>", page)
     from api.report import CHECK_PICTURE_HEIGHT, check_picture_urls
 
@@ -345,3 +346,41 @@ def test_a_label_to_check_is_pictured_with_its_box_drawn():
     assert orange > 50 and purple == 0
     orange, purple = colours(_tile_picture(grey, [100, 50, 140, 110], [120, 50, 160, 110]))
     assert orange > 50 and purple > 50
+
+
+
+def _one_image_set(tmp_path, labels):
+    root = tmp_path / "set"
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    Image.new("RGB", (400, 100), (200, 200, 200)).save(root / "images" / "t.jpg")
+    (root / "labels" / "t.json").write_text(json.dumps({"image": "t.jpg", "tiles": [
+        {"box": box, "code": code} for box, code in labels]}))
+    return load_labelset(root)
+
+
+def test_every_missed_label_is_listed_once(tmp_path):
+    """A pung whose three labels all lie 0.6 of a tile off: each label is listed (off its tile,
+    or with no tile found), none dropped; a label off a tile read as another kind is off its
+    tile too (the label may be wrong as well); a label given twice is named so even beside a
+    tile of its kind."""
+    labels = [([24, 20, 64, 80], "5m"), ([64, 20, 104, 80], "5m"), ([104, 20, 144, 80], "5m"),
+              ([200, 20, 240, 80], "3m"),                              # the tile there reads 4m, 15 px off
+              ([300, 20, 340, 80], "2p"), ([302, 22, 342, 82], "2p")]  # one tile labelled twice
+    found = [{"box": [0, 20, 40, 80], "code": "5m", "confidence": 0.99},
+             {"box": [40, 20, 80, 80], "code": "5m", "confidence": 0.99},
+             {"box": [80, 20, 120, 80], "code": "5m", "confidence": 0.99},
+             {"box": [215, 20, 255, 80], "code": "4m", "confidence": 0.5},
+             {"box": [300, 20, 340, 80], "code": "2p", "confidence": 0.99},
+             {"box": [340, 20, 380, 80], "code": "2p", "confidence": 0.99}]
+    report, _ = validate(_one_image_set(tmp_path, labels), recognizer=lambda p: found, workers=0)
+    listed = [(c["kind"], c["box"][0], c["read"]) for c in report["labels_to_check"]]
+    kinds = {box: kind for kind, box, _ in listed}
+    assert [kinds.get(x) for x in (24, 64, 104)].count("off-target") >= 2
+    assert all(kinds.get(x) in ("off-target", "nothing-found") for x in (24, 64, 104))
+    assert ("off-target", 200, "4m") in listed
+    assert ("twice", 302, None) in listed
+    assert ("unlabelled", 340, "2p") in listed  # the 2p beside them has no label
+    missed = report["per_image"][0]["missed"]
+    labelled_entries = [c for c in report["labels_to_check"] if c["label"]]
+    assert len(labelled_entries) == len(missed)  # each missed label once
