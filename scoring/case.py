@@ -528,7 +528,7 @@ def _validate_winner(hand: Hand) -> None:
         raise ScoringError(
             "wrong-tile-count",
             f"{hand.name} (winner) holds {held} tiles; a complete hand with "
-            f"{kongs} kong(s) has {expected}",
+            f"{'no kong' if kongs == 0 else f'{kongs} kong' + 's' * (kongs > 1)} has {expected}",
         )
     if hand.win_by is None:
         raise ScoringError("invalid-case", f"{hand.name} (winner): say how the hand was won (win_by)")

@@ -456,6 +456,10 @@ def test_the_keyboard_is_seen_and_goes_from_tile_to_tile(server, page):
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"  # back where it began
+    # the grid is one Tab stop: Tab leaves it for the actions below
+    assert page.locator('#picker-kinds button[tabindex="0"]').count() == 1
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#picker-kinds')") is None
     page.keyboard.press("Escape")
     page.wait_for_selector("#picker:not([open])", state="attached")
     # past the hands' many tiles in one step: the skip link, shown when focused
@@ -558,8 +562,8 @@ def test_a_text_file_gets_a_clear_message(server, page, tmp_path):
     page.set_input_files("#photo", str(bogus))
     page.wait_for_selector("#status.error")
     message = page.inner_text("#status")
-    # what went wrong, and what to do, in words (the API's code is not shown)
-    assert "not a readable image" in message and "Choose a photo: a JPEG" in message
+    # what went wrong, and what to do, in words, once (the API's code is not shown)
+    assert "not a readable image; send a JPEG, PNG, WebP, BMP" in message and message.count("JPEG") == 1
     assert "(not-an-image)" not in message and "unsupported" not in message
 
 
@@ -795,6 +799,8 @@ def test_scoring_waits_for_the_winner_and_the_winning_tile(server, page):
     assert page.evaluate("document.activeElement.id") == "winner"
     assert page.get_attribute("#winner", "aria-invalid") == "true"
     assert page.get_attribute("#winner", "aria-describedby") == "context-error"
+    # its message right under the field, not under the whole form
+    assert page.evaluate("document.querySelector('#winner').closest('label').nextElementSibling.id") == "context-error"
     assert "Choose who won" not in page.inner_text("#status") + page.inner_text("#score-status")
     page.select_option("#winner", winner["seat"])
     assert page.get_attribute("#winner", "aria-invalid") is None and page.locator("#context-error").is_hidden()
@@ -1040,3 +1046,20 @@ def test_a_refused_table_points_to_its_hand_and_scores_are_announced(server, pag
     assert len(shown) == 4
     for seat, (_, net) in shown.items():  # the nets the table shows, said in the status line
         assert f"{WIND_NAMES[seat]} {net}" in status
+
+
+def test_choosing_no_winner_for_a_moment_keeps_the_winning_tiles_mark(server, page):
+    """"(choose)" names no other player: the mark on West's winning tile stays; and each tile's
+    name on the photo lies inside its own box (above it, a column's names fell in the box of the
+    tile above)."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    assert page.locator("#hands button.tile.winning").count() == 1
+    page.select_option("#winner", "")
+    page.select_option("#winner", "W")
+    assert page.locator("#hands button.tile.winning").count() == 1
+    inside = page.locator("#overlay g.box").evaluate_all("""gs => gs.every(g => {
+        const r = g.querySelector('rect').getBBox(), t = g.querySelector('text');
+        const y = Number(t.getAttribute('y'));
+        return y > r.y && y <= r.y + r.height + 1; })""")
+    assert inside

@@ -251,8 +251,9 @@ function renderOverlay() {
     const rect = document.createElementNS(ns, "rect");
     for (const [k, v] of Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke })) rect.setAttribute(k, v);
     const text = document.createElementNS(ns, "text");
+    // inside its own box (above it, a column's label fell in the box of the tile above)
     text.setAttribute("x", x1 + stroke);
-    text.setAttribute("y", Math.max(fontSize, y1 - stroke));
+    text.setAttribute("y", y1 + stroke + fontSize * 0.85);
     text.setAttribute("font-size", fontSize);
     text.textContent = tileShort(tile.code);
     g.append(rect, text);
@@ -351,6 +352,10 @@ function arrowTo(event, buttons, row) {
   }
   if (to) {
     event.preventDefault();
+    if (from.tabIndex === 0 && to.tabIndex === -1) {  // a grid with one Tab stop: it moves along
+      from.tabIndex = -1;
+      to.tabIndex = 0;
+    }
     to.focus();
   }
 }
@@ -499,6 +504,9 @@ function openPicker(id, addTarget, fromPhoto = false) {
   $("#picker-winning").checked = model.winning === id;
   $("#picker-delete").hidden = !tile;
   for (const b of document.querySelectorAll("#picker-kinds button")) b.setAttribute("aria-pressed", tile && b.dataset.code === tile.code ? "true" : "false");
+  // one Tab stop for the grid (the arrow keys go within it): the current kind, or the first
+  const stop = (tile && document.querySelector(`#picker-kinds button[data-code="${tile.code}"]`)) || document.querySelector("#picker-kinds button");
+  for (const b of document.querySelectorAll("#picker-kinds button")) b.tabIndex = b === stop ? 0 : -1;
   // the recogniser's likeliest readings, one click each (a misread tile's right kind is mostly
   // among them); shown when it weighed more than one at 1% or more
   const likely = tile ? (tile.candidates || []).filter(([, p]) => p >= 0.01) : [];
@@ -605,9 +613,9 @@ function setStatus(text, isError) {
 }
 
 // what a player can do about a refused photo, by the API's error code
+// (the server's own message names the formats it reads, with or without HEIC)
 const PHOTO_REMEDIES = {
-  "unsupported-media-type": "Choose a photo: a JPEG, PNG, WebP or BMP picture.",
-  "not-an-image": "Choose a photo: a JPEG, PNG, WebP or BMP picture.",
+  "image-too-small": "Send the photo at the camera's full size.",
   "corrupt-image": "The file is damaged or was cut short: take or choose the photo again.",
   "empty-upload": "The file is empty: take or choose the photo again.",
   "image-too-large": "Use your camera's normal photo size, or a smaller copy of the picture.",
@@ -700,7 +708,8 @@ async function recognizeFile(file) {
   $("#results").hidden = true;
   const doubtful = [...model.tiles.values()].filter(unsure).length;
   const winner = model.winning ? "" : " No winning tile lies sideways: choose the winner and mark the tile that won.";
-  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${doubtful} read with little confidence are marked with a dashed outline` : ""}. Check them, then score the table.${winner}`);
+  const marked = doubtful === 1 ? "1 read with little confidence is marked" : `${doubtful} read with little confidence are marked`;
+  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${marked} with a dashed outline` : ""}. Check them, then score the table.${winner}`);
   document.body.dataset.state = "recognized";
 }
 
@@ -768,6 +777,7 @@ function showFieldError(field, message) {
   const input = $(`#${field}`);
   input.setAttribute("aria-invalid", "true");
   input.setAttribute("aria-describedby", "context-error");
+  input.closest("label").after($("#context-error"));  // right after the field (a row of its own)
   $("#context-error").textContent = message;
   $("#context-error").hidden = false;
   input.scrollIntoView({ block: "center", behavior: SCROLL });
@@ -991,8 +1001,9 @@ function setup() {
   }
   $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else cameraShown = $("#camera_seat").value; });
   $("#winner").addEventListener("change", () => {
-    // a winning tile marked in another player's hand is not this winner's
-    if (model && model.winning) {
+    // a winning tile marked in another player's hand is not this winner's ("(choose)" names no
+    // other player: the mark stays)
+    if (model && model.winning && $("#winner").value) {
       const where = locate(model.winning);
       if (!where || where.pos === null || windAt(where.pos) !== $("#winner").value) model.winning = null;
     }
