@@ -1063,3 +1063,20 @@ def test_choosing_no_winner_for_a_moment_keeps_the_winning_tiles_mark(server, pa
         const y = Number(t.getAttribute('y'));
         return y > r.y && y <= r.y + r.height + 1; })""")
     assert inside
+
+
+def test_a_tap_between_boxes_on_the_photo_opens_the_nearest_tile(server, page):
+    """On a phone the boxes are a few pixels wide: a tap that lands just beside one opens it."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    tile_id, centre, _ = page_tiles(page)[0]
+    page.locator(f'#overlay g.box[data-id="{tile_id}"]').scroll_into_view_if_needed()
+    box = page.locator(f'#overlay g.box[data-id="{tile_id}"] rect').bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] + 2)  # just below it
+    page.wait_for_selector("#picker[open]")
+    assert page.evaluate("picking.id") == int(tile_id)  # that tile, not another
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    page.locator("#overlay").scroll_into_view_if_needed()
+    page.mouse.click(*(lambda b: (b["x"] + 3, b["y"] + 3))(page.locator("#overlay").bounding_box()))  # far from any
+    assert page.locator("#picker[open]").count() == 0

@@ -262,6 +262,25 @@ function renderOverlay() {
   }
 }
 
+// a tap on the photo that lands between boxes opens the nearest tile within a tile's length of it:
+// on a phone the boxes are a few pixels wide, narrower than a finger
+function tapNearest(event) {
+  if (!model || event.target.closest("g.box")) return;
+  const svg = $("#overlay");
+  const rect = svg.getBoundingClientRect();
+  const x = (event.clientX - rect.left) * (model.width / rect.width);
+  const y = (event.clientY - rect.top) * (model.height / rect.height);
+  let best = null;
+  for (const tile of model.tiles.values()) {
+    if (!tile.box) continue;
+    const [x1, y1, x2, y2] = tile.box;
+    const dx = Math.max(x1 - x, 0, x - x2), dy = Math.max(y1 - y, 0, y - y2);
+    const d = Math.hypot(dx, dy);
+    if (d <= Math.max(x2 - x1, y2 - y1) && (!best || d < best.d)) best = { d, id: tile.id };
+  }
+  if (best) openPicker(best.id, null, true);
+}
+
 function highlight(id, on) {
   const g = document.querySelector(`#overlay g[data-id="${id}"]`);
   if (g) g.classList.toggle("focus", on);
@@ -990,6 +1009,7 @@ function setup() {
     if (e.dataTransfer.files.length) recognizeFile(e.dataTransfer.files[0]);
   });
   $("#score").addEventListener("click", scoreTable);
+  $("#overlay").addEventListener("click", tapNearest);
   $("#table .skip").addEventListener("click", (e) => { e.preventDefault(); $("#score").focus(); });
   $("#hands").addEventListener("keydown", (e) => arrowTo(e, [...$("#hands").querySelectorAll("button.tile")],
     (b) => [...b.closest("article").querySelectorAll("button.tile")]));
