@@ -18,12 +18,12 @@ from fastapi_offline import FastAPIOffline
 from pydantic import Field, ValidationError
 
 from api import __version__, service
-from scoring.case import FLAGS, ScoringError
-from scoring.house import house_params
 from api.errors import ApiError, ErrorBody, describe_errors, install_error_handlers
 from api.images import check_content_type
 from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
 from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table, ValidationReport, WinBy
+from scoring.case import FLAGS, ScoringError
+from scoring.house import house_params
 
 log = logging.getLogger("mjscore.api")
 STATIC = Path(__file__).parent / "static"
