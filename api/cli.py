@@ -13,15 +13,16 @@ from api import __version__ as VERSION
 
 #: each subcommand's examples, shown under its --help
 EXAMPLES = {
-    "score": "examples:\n  mjscore score case.json\n  mjscore score --explain case.json\n"
+    "score": "examples:\n  mjscore score tests/data/vectors.json\n  mjscore score --explain my-table.json\n"
              "  echo '{\"ruleset\": \"pung-chow\", \"seat_wind\": \"S\", \"hands\": [{\"seat\": \"S\", "
              "\"winner\": true, \"concealed\": \"123678s222p99m\", \"melds\": [{\"kind\": \"chow\", "
              "\"tiles\": \"345m\"}], \"winning_tile\": \"2p\", \"win_by\": \"discard\"}]}' | mjscore score",
     "recognize": "examples:\n  mjscore recognize api/static/example.jpg\n"
-                 "  mjscore recognize --json --camera-seat S photos/*.jpg > readings.jsonl",
+                 "  mjscore recognize --json --camera-seat S my-photos/*.jpg > readings.jsonl",
     "photo": "examples:\n  mjscore photo api/static/example.jpg --winner W\n"
-             "  mjscore photo table.jpg --ruleset pung-chow-limit --winner S --winning-tile 5p --win-by self-draw",
-    "validate": "examples:\n  mjscore validate my-photos/ -o report/\n  mjscore validate my-photos.zip --limit 20",
+             "  mjscore photo my-table.jpg --ruleset pung-chow-limit --winner S --winning-tile 5p --win-by self-draw",
+    "validate": "examples:\n  python -m datasets.synth_table /tmp/tables --count 5 && mjscore validate /tmp/tables -o /tmp/report\n"
+                "  mjscore validate my-labelled-set.zip --limit 20",
     "serve": "examples:\n  mjscore serve\n  mjscore serve --host 0.0.0.0 --port 9000",
 }
 

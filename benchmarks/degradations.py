@@ -8,8 +8,9 @@ recompressed copy; stored turned with an EXIF tag; sensor noise; a shaking hand;
 border; a colour cast).  For each: tile recall at IoU 0.5 and per-tile accuracy (found and read
 right), finds that are no tile, photos not read perfectly, photos the recogniser calls blurred,
 and the slowest photo.  The bytes or pixels go through vision.recognize as an upload does (a
-JPEG's EXIF orientation honoured; boxes expected in the upright photo's pixels).  About ten
-minutes on two cores.  Results: benchmarks/results/degradations.json and degradations.md.
+JPEG's EXIF orientation honoured; boxes expected in the upright photo's pixels).  About five
+minutes on two cores.  Results: benchmarks/results/degradations.json and degradations.md (the
+committed ones, unless --out names another folder).
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ def main(argv=None) -> int:
     ap.add_argument("--split", type=Path, default=REPO / "datasets" / "splits" / "hust-riichi.json",
                     help="the train/validation/test split; the test photos are measured")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results",
-                    help="folder for degradations.json and degradations.md")
+                    help="folder for degradations.json and degradations.md (default: benchmarks/results, "
+                         "the committed results)")
     args = ap.parse_args(argv)
     if not (args.dataset / "images").is_dir():
         ap.error(f"{args.dataset} holds no images/ folder (the hust-riichi set: ../shared/datasets/hust-riichi)")

@@ -426,7 +426,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=(
         "each table is table_NNNN.jpg with its labels beside it in table_NNNN.json (boxes, codes, seats, "
         "groups and the case): the folder is a labelled set, so `mjscore validate OUT` measures recognition "
-        "on it. Example: python -m datasets.synth_table tables/ --count 50 --art xmahjongg-real"))
+        "on it. Example: python -m datasets.synth_table /tmp/tables --count 50 --art xmahjongg-real"))
     ap.add_argument("out", type=Path, help="folder to write the tables into (made if missing)")
     ap.add_argument("--count", type=int, default=20, help="how many tables (default 20)")
     ap.add_argument("--seed", type=int, default=1, help="random seed: the same seed draws the same tables (default 1)")
