@@ -397,11 +397,19 @@ def read_json_set(root: Path) -> LabelSet:
     if not label_files:
         label_files = sorted(p for p in root.glob("*.json") if p.name != "stats.json")
     images, warnings = [], []
+    labelled: dict[Path, str] = {}  # photo -> the label file read for it
     for label_path in label_files:
         try:
-            images.append(_read_json_label(root, label_path, warnings))
+            image = _read_json_label(root, label_path, warnings)
         except _Skip as skip:
             warnings.append(f"{_relname(root, label_path)}: {skip}; skipped")
+            continue
+        first = labelled.setdefault(image.path.resolve(), _relname(root, label_path))
+        if first != _relname(root, label_path):  # one photo, two label files: read once, by the first
+            warnings.append(f"{_relname(root, label_path)}: labels {_shown(image.name)} again "
+                            f"({first} did first); left out")
+            continue
+        images.append(image)
     return LabelSet(root, "json", images, warnings)
 
 

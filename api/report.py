@@ -202,8 +202,10 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         rows.append(f"<tr><td>{picture}</td><td>{esc(c['image'])}</td><td>{box}</td><td>{label}</td>"
                     f"<td>{read}</td><td>{sure}</td><td>{esc(CHECK_KINDS.get(c['kind'], c['kind']))}</td></tr>")
     check_rows = "".join(rows) or "<tr><td colspan=7>none</td></tr>"
-    if len(to_check) > CHECK_ROWS:
-        check_rows += f"<tr><td colspan=7>... and {len(to_check) - CHECK_ROWS} more in report.json</td></tr>"
+    total = report.get("labels_to_check_total", len(to_check))
+    if total > CHECK_ROWS:
+        where = "in report.json" if total == len(to_check) else f"(the first {len(to_check)} in report.json)"
+        check_rows += f"<tr><td colspan=7>... and {total - CHECK_ROWS} more {where}</td></tr>"
     warnings = "".join(f"<li>{esc(w)}</li>" for w in report["warnings"])
     confusion_url = "data:image/png;base64," + base64.b64encode(confusion_picture).decode("ascii")
     return f"""<!doctype html>

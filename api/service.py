@@ -118,7 +118,7 @@ def upload_name(filename: str | None) -> str:
     it say which photo they are."""
     name = PurePosixPath((filename or "").replace("\\", "/")).name
     name = "".join(ch for ch in name if ch.isprintable())[:120].strip()
-    return name or "image"
+    return name if name.strip(".") else "image"  # ("." and ".." name no photo)
 
 
 def _recognize(data: bytes, camera_seat: str, keep_photo: bool, name: str | None = None):

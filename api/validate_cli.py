@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from api.labelsets import LabelSetError, load_labelset
+from api.labelsets import LabelSetError, _shown, load_labelset
 from api.validation import CHECK_COUNTS, Progress, default_workers, describe_check, validate
 
 
@@ -35,13 +35,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 CHECK_LINES = 5
 
 
+def _printable(text: str) -> str:
+    """A line for the terminal: characters that do not print (an escape sequence, a right-to-left
+    override in a file's name) shown as their codes, not obeyed."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def format_summary(report: dict) -> str:
     def pct(v):
         return "n/a" if v is None else f"{v * 100:.1f}%"
 
+    def n(count, what):
+        return f"{count} {what}{'s' * (count != 1)}"
+
     lines = [
-        f"set {report['dataset']} ({report['format']}): {report['images']} images, {report['tiles']} labelled tiles, "
-        f"{report['predictions']} predicted, {report['images_failed']} images failed",
+        f"set {_shown(report['dataset'])} ({report['format']}): {n(report['images'], 'image')}, "
+        f"{report['tiles']} labelled tiles, {report['predictions']} predicted, {n(report['images_failed'], 'image')} failed",
         f"recall (IoU {report['iou_threshold']}) {pct(report['recall'])}   precision {pct(report['precision'])}",
         f"tile accuracy {pct(report['tile_accuracy'])}   classification accuracy {pct(report['classification_accuracy'])}",
         f"whole images exactly right {pct(report['exact_image_rate'])} ({report['exact_images']}/{report['images']})",
@@ -63,15 +72,17 @@ def format_summary(report: dict) -> str:
     to_check = report.get("labels_to_check") or []
     if to_check:
         kinds = Counter(c["kind"] for c in to_check)
-        lines.append(f"labels to check: {len(to_check)} (" + ", ".join(
+        total = report.get("labels_to_check_total", len(to_check))
+        shown = "" if total == len(to_check) else f"; the first {len(to_check)} in report.json, by kind"
+        lines.append(f"labels to check: {total}{shown} (" + ", ".join(
             f"{n} {CHECK_COUNTS.get(kind, kind)}" for kind, n in kinds.most_common()) + "; listed in the report)")
         for c in to_check[:CHECK_LINES]:
             box = " ".join(f"{v:g}" for v in c["box"])
-            lines.append(f"  {c['image']} [{box}]: {describe_check(c)}")
+            lines.append(f"  {_shown(c['image'])} [{box}]: {describe_check(c)}")
         if len(to_check) > CHECK_LINES:
             lines.append(f"  ... and {len(to_check) - CHECK_LINES} more")
     for warning in report["warnings"][:10]:
-        lines.append(f"warning: {warning}")
+        lines.append(f"warning: {_printable(warning)}")
     return "\n".join(lines)
 
 

@@ -24,9 +24,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           "when any table is refused: its error stands in its place)")
 
 
+#: the most a JSON input may hold (the web service's body limit): /dev/zero is refused, not read
+MAX_INPUT_BYTES = 20 * 1024 * 1024
+
+
 def _read(path: str):
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    return json.loads(text)
+    source = sys.stdin.buffer if path == "-" else open(path, "rb")
+    try:
+        data = source.read(MAX_INPUT_BYTES + 1)
+    finally:
+        if source is not sys.stdin.buffer:
+            source.close()
+    if len(data) > MAX_INPUT_BYTES:
+        raise OSError(f"{'standard input' if path == '-' else path} holds more than {MAX_INPUT_BYTES // 1024 // 1024} MB "
+                      "of JSON; split it into several files")
+    return json.loads(data.decode("utf-8"))
 
 
 def run(args: argparse.Namespace) -> int:

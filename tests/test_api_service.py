@@ -87,3 +87,10 @@ def test_health_says_loading_while_the_models_load(monkeypatch):
                 break
             time.sleep(0.05)
         assert client.get("/healthz").json()["recognizer"] == "ready"
+
+
+@pytest.mark.parametrize("sent, named", [("table 7.jpg", "table 7.jpg"), ("C:\\photos\\t.jpg", "t.jpg"),
+                                         ("../../etc/passwd", "passwd"), ("..", "image"), ("", "image"),
+                                         (None, "image"), ("a\u202egpj.exe", "agpj.exe"), ("x" * 500, "x" * 120)])
+def test_an_upload_is_given_back_under_its_own_name(sent, named):
+    assert api.service.upload_name(sent) == named

@@ -83,3 +83,20 @@ def test_the_version_is_the_packages():
     from api import __version__
 
     assert tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"] == __version__
+
+
+def test_score_refuses_more_json_than_the_service_takes(tmp_path, capsys):
+    """/dev/zero or a huge file is refused after 20 MB, not read until memory runs out."""
+    from scoring.cli import MAX_INPUT_BYTES
+
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (MAX_INPUT_BYTES + 1))
+    assert main(["score", str(big)]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "unreadable-input" and "holds more than 20 MB" in error["message"]
+
+
+def test_the_validation_summary_prints_no_terminal_control_characters():
+    from api.validate_cli import _printable
+
+    assert _printable("images/\x1b[31mred\u202eevil.png: skipped") == "images/\\x1b[31mred\\u202eevil.png: skipped"

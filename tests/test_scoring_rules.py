@@ -418,3 +418,19 @@ def test_house_settings_a_ruleset_has_not_are_refused(ruleset, limit, bonus, wor
 
     with pytest.raises(ScoringError, match=words.replace("(", r"\(").replace(")", r"\)")):
         house_params(ruleset, limit, bonus)
+
+
+def test_a_refusal_does_not_repeat_a_megabyte_back():
+    result = score_table({"ruleset": "x" * 1_000_000, "hands": [{"seat": "E"}]})
+    assert result["error"]["code"] == "invalid-case" and len(result["error"]["message"]) < 200
+    hand = winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z", "discard")
+    result = score_table(case("pung-chow-limit", [hand], params={"limit": "A" * 1_000_000}))
+    assert len(result["error"]["message"]) < 200
+
+
+def test_many_notes_on_a_table_pass():
+    """A table's own notes are compared with its fields only when near their length, and only so
+    many: thousands of them pass (and cost no look-alike search each)."""
+    hand = winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z", "discard")
+    notes = {f"note-{i:06d}": i for i in range(5000)}
+    assert "error" not in score_table(dict(case("pung-chow-limit", [hand]), **notes))

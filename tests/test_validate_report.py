@@ -384,3 +384,33 @@ def test_every_missed_label_is_listed_once(tmp_path):
     missed = report["per_image"][0]["missed"]
     labelled_entries = [c for c in report["labels_to_check"] if c["label"]]
     assert len(labelled_entries) == len(missed)  # each missed label once
+
+
+def test_the_report_of_a_set_of_many_wrong_labels_stays_small(tmp_path):
+    """Two photos labelled with 600 boxes each where nothing lies: the labels to check are
+    counted, the first MAX_CHECKS_LISTED listed, and each image's boxes of misses cut to
+    MAX_BOXES_LISTED (a set of 1,000 such photos made a 148 MB answer)."""
+    from api.validate_cli import format_summary
+    from api.validation import MAX_BOXES_LISTED, MAX_CHECKS_LISTED
+
+    root = tmp_path / "set"
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    boxes = [{"box": [x, y, x + 8, y + 10], "code": "1m"} for x in range(0, 600, 20) for y in range(0, 400, 20)]
+    for name in ("a", "b"):
+        Image.new("RGB", (640, 420), (90, 90, 90)).save(root / "images" / f"{name}.jpg")
+        (root / "labels" / f"{name}.json").write_text(json.dumps({"image": f"{name}.jpg", "tiles": boxes}))
+    report, _ = validate(load_labelset(root), recognizer=lambda p: [], workers=0)
+    assert report["labels_to_check_total"] == 2 * len(boxes) > MAX_CHECKS_LISTED == len(report["labels_to_check"])
+    assert all(len(i["missed_boxes"]) == MAX_BOXES_LISTED for i in report["per_image"])
+    assert f"labels to check: {2 * len(boxes)}; the first {MAX_CHECKS_LISTED} in report.json" in format_summary(report)
+
+
+def test_two_label_files_of_one_photo_read_it_once(tmp_path):
+    root = make_json_set(tmp_path / "set")
+    first = sorted((root / "labels").glob("*.json"))[0]
+    (root / "labels" / "zz-copy.json").write_text(first.read_text())
+    labelset = load_labelset(root)
+    names = [i.name for i in labelset.images]
+    assert len(names) == len(set(names))
+    assert any(w.startswith("labels/zz-copy.json: labels ") and "again" in w for w in labelset.warnings)
