@@ -219,11 +219,12 @@ LOOK_ALIKE_NOTES = 32
 def _unknown_fields(raw: dict, known: frozenset, where: str, *, notes_allowed: bool = False) -> None:
     """Refuse a field `known` does not hold, naming it and the field it may be a misspelling of
     (with `notes_allowed`, only such a look-alike is refused)."""
-    unknown = raw.keys() - known
+    unknown: list = list(raw.keys() - known)
     if notes_allowed:
         lengths = range(min(map(len, known)) - 3, max(map(len, known)) + 4)
-        unknown = sorted((k for k in unknown if len(str(k)) in lengths), key=str)[:LOOK_ALIKE_NOTES]
-    for key in sorted(unknown, key=str):
+        unknown = [k for k in unknown if len(str(k)) in lengths]
+    unknown.sort(key=str)
+    for key in unknown[:LOOK_ALIKE_NOTES] if notes_allowed else unknown:
         close = get_close_matches(str(key), sorted(known), n=1, cutoff=0.75)
         if close or not notes_allowed:
             hint = f"; did you mean {close[0]!r}?" if close else f" (it may hold {', '.join(sorted(known))})"
