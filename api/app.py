@@ -117,15 +117,20 @@ async def healthz() -> dict:
 
 # --------------------------------------------------------------------------- scoring
 
-#: in a list, an object that is no valid Table is refused in its place, not with the whole list
-#: (a Table first, as a single table is read: pydantic's default "smart" union would take any
-#: object for the dict when a field needs converting, 1 for true)
-TableOrTables = Union[Table, Annotated[list[Annotated[Union[Table, dict[str, Any]], Field(union_mode="left_to_right")]],
+#: in a list, an item that is no valid Table (an object missing a field, a string, a number) is
+#: refused in its place, not with the whole list (a Table first, as a single table is read:
+#: pydantic's default "smart" union would take any object for the catch-all when a field needs
+#: converting, 1 for true)
+TableOrTables = Union[Table, Annotated[list[Annotated[Union[Table, Any], Field(union_mode="left_to_right")]],
                                        Field(min_length=1, max_length=MAX_TABLES_PER_REQUEST)]]
 
 
-def _refused(item: dict) -> dict:
-    """The error in its place of a listed object that is no valid Table (as a single one would get)."""
+def _refused(item: Any) -> dict:
+    """The error in its place of a listed item that is no valid Table (as a single one would get)."""
+    if not isinstance(item, dict):
+        what = {str: "a string", bool: "true or false", int: "a number", float: "a number", list: "a list",
+                type(None): "null"}.get(type(item), "that")
+        return {"error": {"code": "invalid-request", "message": f"a table is a JSON object, not {what}"}}
     try:
         Table.model_validate(item)
     except ValidationError as exc:

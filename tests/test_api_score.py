@@ -53,9 +53,12 @@ def test_in_a_list_a_malformed_table_keeps_its_place(client):
     """An object that is no table at all (a field missing, a string too long) is refused in its
     place too, as the rules engine's refusals are: the other tables are still scored."""
     good = next(c for c in VECTORS if "error" not in c["expected"])
-    results = client.post("/api/v1/score", json=[good, {"ruleset": "pung-chow"}, good]).json()
+    results = client.post("/api/v1/score", json=[good, {"ruleset": "pung-chow"}, good, "a table", 7, None, [good]]).json()
     assert results[0] == results[2] and "error" not in results[0]
     assert results[1] == {"error": {"code": "invalid-request", "message": "hands: Field required"}}
+    assert [r["error"]["message"] for r in results[3:]] == [
+        "a table is a JSON object, not a string", "a table is a JSON object, not a number",
+        "a table is a JSON object, not null", "a table is a JSON object, not a list"]
 
 
 def test_in_a_list_a_table_read_as_one_alone_is_scored(client):
