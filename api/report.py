@@ -241,7 +241,8 @@ labelled so. Read right: right / labelled (report.json's per-class "recall").</p
 {SURE:.0%}) where no label is, or as another kind than the label's; a label's box lying off the tile found
 beside it; a second label on one tile; a label under which no tile was found. A set's own errors are as
 likely as the recogniser's here: look at each (the picture shows the label's box, or the find's where no
-label is); the surest readings first.</p>
+label is); the surest readings first. Not listed: {report.get('unsure_disagreements', 0)} reading(s) under
+{SURE:.0%} the labels contradict, the recogniser's doubt more likely than the labels'.</p>
 <table><tr><th>tile</th><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th><th>what it may mean</th></tr>{check_rows}</table>
 <h2>Worst images</h2>
 <p class="legend"><span style="background:#3cb43c">right</span> <span style="background:#ff8c00">wrong (read/true)</span>

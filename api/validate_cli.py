@@ -76,6 +76,9 @@ def format_summary(report: dict) -> str:
         shown = "" if total == len(to_check) else f"; the first {len(to_check)} in report.json, by kind"
         lines.append(f"labels to check: {total}{shown} (" + ", ".join(
             f"{n} {CHECK_COUNTS.get(kind, kind)}" for kind, n in kinds.most_common()) + "; listed in the report)")
+        if report.get("unsure_disagreements"):
+            lines.append(f"  (not listed: {report['unsure_disagreements']} reading(s) under 90% confidence the labels "
+                         "contradict, the recogniser's doubt more likely than the labels')")
         for c in to_check[:CHECK_LINES]:
             box = " ".join(f"{v:g}" for v in c["box"])
             lines.append(f"  {_shown(c['image'])} [{box}]: {describe_check(c)}")

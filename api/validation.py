@@ -146,6 +146,14 @@ class ImageOutcome:
                             "label": self.truth[ti][1], "read": self.predicted[pi][1], "confidence": round(c, 4)})
         return out
 
+    def unsure_disagreements(self) -> int:
+        """Readings the labels contradict that are not listed to check, being under SURE: a labelled
+        tile read unsurely as another kind, an unsure find no label covers (the recogniser's doubt)."""
+        if self.error is not None:
+            return 0
+        return (sum(self._sure(pi) is None for _, pi in self.wrong)
+                + sum(self._sure(pi) is None for pi in self.extra))
+
     def _off_target(self, missed: list[int]) -> list[tuple[int, int]]:
         """(missed label, unpaired find) overlapping by OFF_TARGET or more, each used once, finds of
         the label's kind first and then the most overlapping: a label whose box lies off its tile
@@ -300,6 +308,8 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
         "worst_images": [o.to_json() for o in ranked],
         "labels_to_check": to_check[:MAX_CHECKS_LISTED],
         "labels_to_check_total": len(to_check),
+        # readings the labels contradict under SURE, not listed: the recogniser's doubt, mostly
+        "unsure_disagreements": sum(o.unsure_disagreements() for o in outcomes),
         "per_image": [o.to_json() for o in outcomes],
         "seconds": round(seconds, 2),
         "seconds_per_image": _ratio(round(sum(o.seconds for o in outcomes) * 1000), len(outcomes) * 1000),

@@ -149,8 +149,11 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     ]
     assert checks[0]["box"] == [200, 20, 235, 80]
     summary = format_summary(report)
+    assert report["unsure_disagreements"] == 2  # the unsure find in extra.jpg, a's 1m read unsurely as 1s
     assert ("labels to check: 3 (1 found with no label, 1 read as another kind, 1 with no tile found; listed in the "
             "report)\n"
+            "  (not listed: 2 reading(s) under 90% confidence the labels contradict, the recogniser's doubt more "
+            "likely than the labels')\n"
             "  images/extra.jpg [200 20 235 80]: no label, read as 3s (97%): a tile found where no label is: "
             "a label perhaps missing\n"
             "  images/wrong.jpg [") in summary
