@@ -38,7 +38,7 @@ def _read(path: str):
     if len(data) > MAX_INPUT_BYTES:
         raise OSError(f"{'standard input' if path == '-' else path} holds more than {MAX_INPUT_BYTES // 1024 // 1024} MB "
                       "of JSON; split it into several files")
-    return json.loads(data.decode("utf-8"))
+    return json.loads(data.decode("utf-8-sig"))  # (a BOM, as Windows Notepad writes one, is no error)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -100,3 +100,13 @@ def test_the_validation_summary_prints_no_terminal_control_characters():
     from api.validate_cli import _printable
 
     assert _printable("images/\x1b[31mred\u202eevil.png: skipped") == "images/\\x1b[31mred\\u202eevil.png: skipped"
+
+
+def test_score_reads_a_file_saved_with_a_byte_order_mark(tmp_path, capsys):
+    table = {"ruleset": "pung-chow", "seat_wind": "S", "hands": [{"seat": "S", "winner": True,
+             "concealed": "123678s222p99m", "melds": [{"kind": "chow", "tiles": "345m"}], "winning_tile": "2p",
+             "win_by": "discard"}]}
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(table).encode())
+    assert main(["score", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 22
