@@ -207,6 +207,9 @@ def render_html(report: dict, confusion_picture: bytes, worst: list[tuple[ImageO
         where = "in report.json" if total == len(to_check) else f"(the first {len(to_check)} in report.json)"
         check_rows += f"<tr><td colspan=7>... and {total - CHECK_ROWS} more {where}</td></tr>"
     warnings = "".join(f"<li>{esc(w)}</li>" for w in report["warnings"])
+    unsure = report.get("unsure_disagreements", 0)
+    unsure_note = (f" Not listed: {unsure} reading{'s' * (unsure != 1)} under {SURE:.0%} confidence the labels "
+                   "contradict, the recogniser's doubt more likely than the labels'." if unsure else "")
     confusion_url = "data:image/png;base64," + base64.b64encode(confusion_picture).decode("ascii")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -241,8 +244,7 @@ labelled so. Read right: right / labelled (report.json's per-class "recall").</p
 {SURE:.0%}) where no label is, or as another kind than the label's; a label's box lying off the tile found
 beside it; a second label on one tile; a label under which no tile was found. A set's own errors are as
 likely as the recogniser's here: look at each (the picture shows the label's box, or the find's where no
-label is); the surest readings first. Not listed: {report.get('unsure_disagreements', 0)} reading(s) under
-{SURE:.0%} the labels contradict, the recogniser's doubt more likely than the labels'.</p>
+label is); the surest readings first.{unsure_note}</p>
 <table><tr><th>tile</th><th>image</th><th>box</th><th>label</th><th>read as</th><th>confidence</th><th>what it may mean</th></tr>{check_rows}</table>
 <h2>Worst images</h2>
 <p class="legend"><span style="background:#3cb43c">right</span> <span style="background:#ff8c00">wrong (read/true)</span>

@@ -153,4 +153,6 @@ class ValidationReport(BaseModel):
                                           "(a sure find no label covers), disagrees (a label read surely as another "
                                           "kind), off-target (a label off the find beside it: found_box), twice (a "
                                           "second label on a tile), nothing-found (no tile found for the label); "
-                                          "read and confidence are null where nothing was read (listed last)")
+                                          "read and confidence are null where nothing was read (listed last); at "
+                                          "most 1,000 (labels_to_check_total counts all, labels_to_check_by_kind "
+                                          "by kind; unsure_disagreements counts the readings under 0.9 left out)")

@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from api.labelsets import LabelSetError, _shown, load_labelset
+from api.labelsets import LabelSetError, _shown, load_labelset  # noqa: F401 (_shown: the set's name)
 from api.validation import CHECK_COUNTS, Progress, default_workers, describe_check, validate
 
 
@@ -71,19 +71,19 @@ def format_summary(report: dict) -> str:
         lines.append("every labelled tile of every kind found and named right")
     to_check = report.get("labels_to_check") or []
     if to_check:
-        kinds = Counter(c["kind"] for c in to_check)
+        kinds = Counter(report.get("labels_to_check_by_kind") or Counter(c["kind"] for c in to_check))
         total = report.get("labels_to_check_total", len(to_check))
         shown = "" if total == len(to_check) else f"; the first {len(to_check)} in report.json, by kind"
         lines.append(f"labels to check: {total}{shown} (" + ", ".join(
             f"{n} {CHECK_COUNTS.get(kind, kind)}" for kind, n in kinds.most_common()) + "; listed in the report)")
-        if report.get("unsure_disagreements"):
-            lines.append(f"  (not listed: {report['unsure_disagreements']} reading(s) under 90% confidence the labels "
-                         "contradict, the recogniser's doubt more likely than the labels')")
         for c in to_check[:CHECK_LINES]:
             box = " ".join(f"{v:g}" for v in c["box"])
-            lines.append(f"  {_shown(c['image'])} [{box}]: {describe_check(c)}")
+            lines.append(f"  {_printable(c['image'])} [{box}]: {describe_check(c)}")
         if len(to_check) > CHECK_LINES:
             lines.append(f"  ... and {len(to_check) - CHECK_LINES} more")
+    if report.get("unsure_disagreements"):  # said whether or not any label is listed to check
+        lines.append(f"not listed to check: {report['unsure_disagreements']} reading(s) under 90% confidence the "
+                     "labels contradict, the recogniser's doubt more likely than the labels'")
     for warning in report["warnings"][:10]:
         lines.append(f"warning: {_printable(warning)}")
     return "\n".join(lines)

@@ -123,8 +123,7 @@ class ImageOutcome:
         if self.error is not None:
             return []  # (nothing was read: the image's error says why)
         out = []
-        paired_truth = [self.truth[ti][0] for ti, _ in self.pairs]
-        twice = {ti for ti in self.missed if any(iou(self.truth[ti][0], other) >= TWICE for other in paired_truth)}
+        twice = {ti for ti in self.missed if self._twice(ti)}
         placed = self._off_target([ti for ti in self.missed if ti not in twice])
         for ti, pi in placed:
             out.append({"image": self.name, "kind": "off-target", "box": _rounded(self.truth[ti][0]),
@@ -148,11 +147,17 @@ class ImageOutcome:
 
     def unsure_disagreements(self) -> int:
         """Readings the labels contradict that are not listed to check, being under SURE: a labelled
-        tile read unsurely as another kind, an unsure find no label covers (the recogniser's doubt)."""
+        tile read unsurely as another kind, an unsure find no label covers (the recogniser's doubt;
+        a find listed beside a label off its tile is listed, so not counted)."""
         if self.error is not None:
             return 0
+        listed = {pi for _, pi in self._off_target([ti for ti in self.missed if not self._twice(ti)])}
         return (sum(self._sure(pi) is None for _, pi in self.wrong)
-                + sum(self._sure(pi) is None for pi in self.extra))
+                + sum(self._sure(pi) is None for pi in self.extra if pi not in listed))
+
+    def _twice(self, ti: int) -> bool:
+        """Whether the missed label ti lies on a tile another label is paired with (TWICE)."""
+        return any(iou(self.truth[ti][0], self.truth[tj][0]) >= TWICE for tj, _ in self.pairs)
 
     def _off_target(self, missed: list[int]) -> list[tuple[int, int]]:
         """(missed label, unpaired find) overlapping by OFF_TARGET or more, each used once, finds of
@@ -308,6 +313,7 @@ def summarise(labelset: LabelSet, outcomes: list[ImageOutcome], seconds: float, 
         "worst_images": [o.to_json() for o in ranked],
         "labels_to_check": to_check[:MAX_CHECKS_LISTED],
         "labels_to_check_total": len(to_check),
+        "labels_to_check_by_kind": dict(Counter(c["kind"] for c in to_check)),
         # readings the labels contradict under SURE, not listed: the recogniser's doubt, mostly
         "unsure_disagreements": sum(o.unsure_disagreements() for o in outcomes),
         "per_image": [o.to_json() for o in outcomes],

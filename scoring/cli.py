@@ -29,12 +29,12 @@ MAX_INPUT_BYTES = 20 * 1024 * 1024
 
 
 def _read(path: str):
-    source = sys.stdin.buffer if path == "-" else open(path, "rb")
-    try:
-        data = source.read(MAX_INPUT_BYTES + 1)
-    finally:
-        if source is not sys.stdin.buffer:
-            source.close()
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)  # (a test's StringIO has no bytes under it)
+        data = stdin.read(MAX_INPUT_BYTES + 1) if stdin is not None else sys.stdin.read(MAX_INPUT_BYTES + 1).encode()
+    else:
+        with open(path, "rb") as source:
+            data = source.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
         raise OSError(f"{'standard input' if path == '-' else path} holds more than {MAX_INPUT_BYTES // 1024 // 1024} MB "
                       "of JSON; split it into several files")

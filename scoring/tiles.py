@@ -172,15 +172,15 @@ def _parse_string(text: str) -> list[str]:
             for d in digits:
                 code = d + suit
                 if code not in _ORDER:
-                    raise TileError(f"unknown tile {code!r} in {text!r}")
+                    raise TileError(f"unknown tile {code!r} in {_cut(text)}")
                 codes.append(code)
             digits = ""
         elif digits:
-            raise TileError(f"digits {digits!r} without a suit letter in {text!r}")
+            raise TileError(f"digits {digits!r} without a suit letter in {_cut(text)}")
         elif ch in "fF" and i + 1 < n and text[i + 1].isdigit():
             code = "f" + text[i + 1]
             if code not in _ORDER:
-                raise TileError(f"unknown tile {code!r} in {text!r}")
+                raise TileError(f"unknown tile {code!r} in {_cut(text)}")
             codes.append(code)
             i += 1
         elif text.startswith("back", i):
@@ -189,11 +189,17 @@ def _parse_string(text: str) -> list[str]:
         elif ch.isspace() or ch == ",":
             pass
         else:
-            raise TileError(f"cannot read tiles at {text[i:]!r} in {text!r}")
+            raise TileError(f"cannot read tiles at {_cut(text[i:])} in {_cut(text)}")
         i += 1
     if digits:
-        raise TileError(f"digits {digits!r} without a suit letter in {text!r}")
+        raise TileError(f"digits {digits!r} without a suit letter in {_cut(text)}")
     return codes
+
+
+def _cut(text: str) -> str:
+    """Tiles as a message repeats them: quoted, cut to 60 characters (a long string sent is not
+    sent back whole)."""
+    return repr(text if len(text) <= 60 else text[:60] + "...")
 
 
 def format_tiles(codes: Iterable[str], *, sort: bool = False) -> str:

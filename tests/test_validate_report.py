@@ -152,13 +152,13 @@ def test_sure_readings_the_labels_contradict_are_listed_to_check(labelset, tmp_p
     assert report["unsure_disagreements"] == 2  # the unsure find in extra.jpg, a's 1m read unsurely as 1s
     assert ("labels to check: 3 (1 found with no label, 1 read as another kind, 1 with no tile found; listed in the "
             "report)\n"
-            "  (not listed: 2 reading(s) under 90% confidence the labels contradict, the recogniser's doubt more "
-            "likely than the labels')\n"
             "  images/extra.jpg [200 20 235 80]: no label, read as 3s (97%): a tile found where no label is: "
             "a label perhaps missing\n"
             "  images/wrong.jpg [") in summary
     assert ": labelled 9p, read as 8p (95%): read as another kind: the label perhaps wrong" in summary
     assert ": labelled 7z: no tile found for the label: a label on no tile (or a tile the recogniser missed)" in summary
+    assert ("not listed to check: 2 reading(s) under 90% confidence the labels contradict, the recogniser's doubt "
+            "more likely than the labels'") in summary
     _, html_path = write_report(report, outcomes, {i.name: i.path for i in labelset.images}, tmp_path / "out")
     page = html_path.read_text()
     assert "<h2>Labels to check</h2>" in page
@@ -417,3 +417,25 @@ def test_two_label_files_of_one_photo_read_it_once(tmp_path):
     names = [i.name for i in labelset.images]
     assert len(names) == len(set(names))
     assert any(w.startswith("labels/zz-copy.json: labels ") and "again" in w for w in labelset.warnings)
+
+
+
+def test_unsure_disagreements_are_counted_once_and_said_even_alone(tmp_path):
+    """A find listed beside a label off its tile is not counted again as left out; a set whose only
+    disagreements are unsure says so in its summary; a long photo name is printed whole."""
+    from api.validate_cli import format_summary
+
+    name = "IMG_20230101_123456_jpg.rf.3f2a1b4c5d6e7f8a9b0c1d2e3f4a5b6c.jpg"
+    root = tmp_path / "set"
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    Image.new("RGB", (100, 60), (200, 200, 200)).save(root / "images" / name)
+    (root / "labels" / "a.json").write_text(json.dumps({"image": name, "tiles": [{"box": [0, 0, 20, 30], "code": "1m"}]}))
+    shifted = [{"box": [12, 0, 32, 30], "code": "1m", "confidence": 0.5}]
+    report, _ = validate(load_labelset(root), recognizer=lambda p: shifted, workers=0)
+    assert [c["kind"] for c in report["labels_to_check"]] == ["off-target"] and report["unsure_disagreements"] == 0
+    assert f"  images/{name} [0 0 20 30]" in format_summary(report)
+    unsure = [{"box": [0, 0, 20, 30], "code": "2m", "confidence": 0.5}]
+    report, _ = validate(load_labelset(root), recognizer=lambda p: unsure, workers=0)
+    assert report["labels_to_check"] == [] and report["unsure_disagreements"] == 1
+    assert "not listed to check: 1 reading(s) under 90% confidence" in format_summary(report)
