@@ -176,7 +176,7 @@ def _parse_string(text: str) -> list[str]:
                 codes.append(code)
             digits = ""
         elif digits:
-            raise TileError(f"digits {digits!r} without a suit letter in {_cut(text)}")
+            raise TileError(f"digits {_cut(digits)} without a suit letter in {_cut(text)}")
         elif ch in "fF" and i + 1 < n and text[i + 1].isdigit():
             code = "f" + text[i + 1]
             if code not in _ORDER:
@@ -192,7 +192,7 @@ def _parse_string(text: str) -> list[str]:
             raise TileError(f"cannot read tiles at {_cut(text[i:])} in {_cut(text)}")
         i += 1
     if digits:
-        raise TileError(f"digits {digits!r} without a suit letter in {_cut(text)}")
+        raise TileError(f"digits {_cut(digits)} without a suit letter in {_cut(text)}")
     return codes
 
 

@@ -29,3 +29,13 @@ def test_names():
 @given(st.lists(st.sampled_from(CLASSES), max_size=20))
 def test_format_then_parse_round_trips(codes):
     assert parse_tiles(format_tiles(codes)) == codes
+
+
+def test_a_refusal_repeats_at_most_sixty_characters_of_the_tiles():
+    import pytest
+
+    from scoring.tiles import TileError, parse_tiles
+
+    with pytest.raises(TileError) as refused:
+        parse_tiles("1" * 100_000 + "x")
+    assert len(str(refused.value)) < 200
