@@ -33,6 +33,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -123,8 +124,7 @@ class ImageOutcome:
         if self.error is not None:
             return []  # (nothing was read: the image's error says why)
         out = []
-        twice = {ti for ti in self.missed if self._twice(ti)}
-        placed = self._off_target([ti for ti in self.missed if ti not in twice])
+        twice, placed = self._missed_explained
         for ti, pi in placed:
             out.append({"image": self.name, "kind": "off-target", "box": _rounded(self.truth[ti][0]),
                         "found_box": _rounded(self.predicted[pi][0]), "label": self.truth[ti][1],
@@ -141,7 +141,7 @@ class ImageOutcome:
                             "label": None, "read": self.predicted[pi][1], "confidence": round(c, 4)})
         for ti, pi in self.wrong:
             if (c := self._sure(pi)) is not None:
-                out.append({"image": self.name, "kind": "disagrees", "box": [round(v, 1) for v in self.truth[ti][0]],
+                out.append({"image": self.name, "kind": "disagrees", "box": _rounded(self.truth[ti][0]),
                             "label": self.truth[ti][1], "read": self.predicted[pi][1], "confidence": round(c, 4)})
         return out
 
@@ -151,13 +151,18 @@ class ImageOutcome:
         a find listed beside a label off its tile is listed, so not counted)."""
         if self.error is not None:
             return 0
-        listed = {pi for _, pi in self._off_target([ti for ti in self.missed if not self._twice(ti)])}
+        listed = {pi for _, pi in self._missed_explained[1]}
         return (sum(self._sure(pi) is None for _, pi in self.wrong)
                 + sum(self._sure(pi) is None for pi in self.extra if pi not in listed))
 
-    def _twice(self, ti: int) -> bool:
-        """Whether the missed label ti lies on a tile another label is paired with (TWICE)."""
-        return any(iou(self.truth[ti][0], self.truth[tj][0]) >= TWICE for tj, _ in self.pairs)
+    @cached_property
+    def _missed_explained(self) -> tuple[set[int], list[tuple[int, int]]]:
+        """(the missed labels lying on a tile another label is paired with (TWICE), the other
+        missed labels paired with a find beside them (_off_target)): worked out once, for the
+        labels to check and for the count of what they leave out."""
+        twice = {ti for ti in self.missed
+                 if any(iou(self.truth[ti][0], self.truth[tj][0]) >= TWICE for tj, _ in self.pairs)}
+        return twice, self._off_target([ti for ti in self.missed if ti not in twice])
 
     def _off_target(self, missed: list[int]) -> list[tuple[int, int]]:
         """(missed label, unpaired find) overlapping by OFF_TARGET or more, each used once, finds of
