@@ -24,6 +24,7 @@ from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, 
 from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table, ValidationReport, WinBy
 from scoring.case import FLAGS, ScoringError
 from scoring.house import house_params
+from scoring.tiles import quoted
 
 log = logging.getLogger("mjscore.api")
 STATIC = Path(__file__).parent / "static"
@@ -214,7 +215,7 @@ async def photo_score(
     flag_list = [f.strip() for f in flags.split(",") if f.strip()]
     unknown = [f for f in flag_list if f not in FLAGS]
     if unknown:
-        raise ApiError(422, "invalid-case", f"unknown flag {unknown[0][:40]!r} (flags: {', '.join(FLAGS)})")
+        raise ApiError(422, "invalid-case", f"unknown flag {quoted(unknown[0])} (flags: {', '.join(FLAGS)})")
     try:
         params = house_params(ruleset, limit, mj_bonus)
     except ScoringError as exc:

@@ -23,6 +23,7 @@ from .tiles import (
     is_bonus,
     is_suit,
     parse_tiles,
+    quoted,
     rank_of,
     suit_of,
     tile_name,
@@ -204,13 +205,6 @@ def _no_tiles(text: Any) -> bool:
     return text is None or (type(text) in (str, list) and not text)
 
 
-def _said(value: Any) -> str:
-    """A value as a message repeats it: its repr, cut to 40 characters (a megabyte sent is not
-    sent back)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "..."
-
-
 #: a note field is compared with the fields it may be a misspelling of only when its length is
 #: near one of theirs, and at most this many of a table's notes are (difflib costs 50 us a key)
 LOOK_ALIKE_NOTES = 32
@@ -228,7 +222,7 @@ def _unknown_fields(raw: dict, known: frozenset, where: str, *, notes_allowed: b
         close = get_close_matches(str(key), sorted(known), n=1, cutoff=0.75)
         if close or not notes_allowed:
             hint = f"; did you mean {close[0]!r}?" if close else f" (it may hold {', '.join(sorted(known))})"
-            raise ScoringError("invalid-case", f"{where}: unknown field {str(key)[:40]!r}{hint}")
+            raise ScoringError("invalid-case", f"{where}: unknown field {quoted(key)}{hint}")
 
 
 def _misplaced_fields(raw: dict) -> None:
@@ -236,9 +230,9 @@ def _misplaced_fields(raw: dict) -> None:
     "ruleset" is no limit: it belongs in params)."""
     for key in sorted(raw.keys() - CASE_FIELDS, key=str):
         if key in PARAM_FIELDS:
-            raise ScoringError("invalid-case", f"the table: {_said(key)} belongs in params ({{\"params\": {{\"{key}\": ...}}}})")
+            raise ScoringError("invalid-case", f"the table: {quoted(key)} belongs in params ({{\"params\": {{\"{key}\": ...}}}})")
         if key in HAND_FIELDS or key in MELD_FIELDS:
-            raise ScoringError("invalid-case", f"the table: {_said(key)} belongs to a hand (in hands[])")
+            raise ScoringError("invalid-case", f"the table: {quoted(key)} belongs to a hand (in hands[])")
 
 
 def _parse_meld(raw: Any, where: str) -> Meld:
@@ -262,7 +256,7 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
     shown = format_tiles(meld.tiles) or "no tiles"
     if meld.kind not in MELD_KINDS:
         raise ScoringError(
-            "invalid-meld", f"{where}: unknown meld kind {_said(meld.kind)} (use chow, pung or kong)"
+            "invalid-meld", f"{where}: unknown meld kind {quoted(meld.kind)} (use chow, pung or kong)"
         )
     size = 3 if meld.kind in ("chow", "pung") else 4
     if len(meld.tiles) != size:
@@ -308,10 +302,10 @@ def _check_params(params: dict, ruleset: str) -> None:
         if isinstance(value, float) and value.is_integer() and value >= least:
             continue
         raise ScoringError("invalid-case", f"params.{key} must be a whole number of at least {least} "
-                                           f"or null, not {_said(value)}")
+                                           f"or null, not {quoted(value)}")
     double = params.get("east_double")
     if double is not None and not isinstance(double, bool):
-        raise ScoringError("invalid-case", f"params.east_double must be true or false, not {_said(double)}")
+        raise ScoringError("invalid-case", f"params.east_double must be true or false, not {quoted(double)}")
 
 
 def _parse_hand(raw: Any, index: int) -> Hand:
@@ -319,7 +313,7 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         raise ScoringError("invalid-case", f"hands[{index}] must be an object")
     seat = raw.get("seat")
     if seat not in WIND_LETTERS:
-        raise ScoringError("invalid-seat", f"hands[{index}]: seat {_said(seat)} is not one of E, S, W, N")
+        raise ScoringError("invalid-seat", f"hands[{index}]: seat {quoted(seat)} is not one of E, S, W, N")
     who = SEAT_NAMES[seat]
     if not HAND_FIELDS.issuperset(raw):
         _unknown_fields(raw, HAND_FIELDS, who)
@@ -353,18 +347,18 @@ def _parse_hand(raw: Any, index: int) -> Hand:
     elif winning_raw != "":
         codes = _tiles(winning_raw, f"{who}'s winning tile")
         if len(codes) != 1 or is_bonus(codes[0]):
-            raise ScoringError("unknown-tile", f"{who}: the winning tile must be one tile, got {_said(winning_raw)}")
+            raise ScoringError("unknown-tile", f"{who}: the winning tile must be one tile, got {quoted(winning_raw)}")
         winning_tile = codes[0]
     win_by = raw.get("win_by")
     if win_by is not None and win_by not in WIN_BY:
-        raise ScoringError("invalid-case", f"{who}: win_by {_said(win_by)} is not one of {', '.join(WIN_BY)}")
+        raise ScoringError("invalid-case", f"{who}: win_by {quoted(win_by)} is not one of {', '.join(WIN_BY)}")
     flags = raw.get("flags")
     if flags:
         if not isinstance(flags, list):
             raise ScoringError("invalid-case", f"{who}: 'flags' must be a list")
         for flag in flags:
             if flag not in FLAGS:
-                raise ScoringError("invalid-case", f"{who}: unknown flag {str(flag)[:40]!r} "
+                raise ScoringError("invalid-case", f"{who}: unknown flag {quoted(flag)} "
                                                    f"(flags: {', '.join(FLAGS)})")
     bonus_raw = raw.get("bonus_tiles")
     bonus = [] if bonus_raw is None or _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
@@ -412,10 +406,10 @@ def parse_case(raw: Any) -> Case:
         _unknown_fields(raw, CASE_FIELDS, "the table", notes_allowed=True)
     ruleset = raw.get("ruleset")
     if ruleset not in RULESETS:
-        raise ScoringError("invalid-case", f"ruleset {_said(ruleset)} is not one of {', '.join(RULESETS)}")
+        raise ScoringError("invalid-case", f"ruleset {quoted(ruleset)} is not one of {', '.join(RULESETS)}")
     kind = raw.get("kind")
     if kind not in CASE_KINDS:
-        raise ScoringError("invalid-case", f"kind {_said(kind)} is not one of wash, penalty-false-mj, penalty-discarder")
+        raise ScoringError("invalid-case", f"kind {quoted(kind)} is not one of wash, penalty-false-mj, penalty-discarder")
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise ScoringError("invalid-case", "'params' must be an object")
@@ -428,10 +422,10 @@ def parse_case(raw: Any) -> Case:
         raise ScoringError("invalid-seat", f"{len(hands_raw)} hands given; a table seats four")
     seat_wind = raw.get("seat_wind")
     if seat_wind is not None and seat_wind not in WIND_LETTERS:
-        raise ScoringError("invalid-seat", f"seat_wind {_said(seat_wind)} is not one of E, S, W, N")
+        raise ScoringError("invalid-seat", f"seat_wind {quoted(seat_wind)} is not one of E, S, W, N")
     round_wind = raw.get("round_wind")
     if round_wind is not None and round_wind not in WIND_LETTERS:
-        raise ScoringError("invalid-seat", f"round_wind {_said(round_wind)} is not one of E, S, W, N")
+        raise ScoringError("invalid-seat", f"round_wind {quoted(round_wind)} is not one of E, S, W, N")
     if len(hands_raw) == 1:
         hands = [_parse_hand(hands_raw[0], 0)]
         winner = hands[0] if hands[0].winner else None
@@ -444,7 +438,7 @@ def parse_case(raw: Any) -> Case:
                 break
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
-        raise ScoringError("invalid-seat", f"discarder {_said(discarder)} is not one of E, S, W, N")
+        raise ScoringError("invalid-seat", f"discarder {quoted(discarder)} is not one of E, S, W, N")
     case = Case(ruleset, seat_wind, round_wind, params, kind, hands, discarder,
                 bool(raw.get("discarder_exempt", False)), raw.get("id"), winner)
     validate_table(case)

@@ -172,15 +172,15 @@ def _parse_string(text: str) -> list[str]:
             for d in digits:
                 code = d + suit
                 if code not in _ORDER:
-                    raise TileError(f"unknown tile {code!r} in {_cut(text)}")
+                    raise TileError(f"unknown tile {code!r} in {quoted(text)}")
                 codes.append(code)
             digits = ""
         elif digits:
-            raise TileError(f"digits {_cut(digits)} without a suit letter in {_cut(text)}")
+            raise TileError(f"digits {quoted(digits)} without a suit letter in {quoted(text)}")
         elif ch in "fF" and i + 1 < n and text[i + 1].isdigit():
             code = "f" + text[i + 1]
             if code not in _ORDER:
-                raise TileError(f"unknown tile {code!r} in {_cut(text)}")
+                raise TileError(f"unknown tile {code!r} in {quoted(text)}")
             codes.append(code)
             i += 1
         elif text.startswith("back", i):
@@ -189,17 +189,18 @@ def _parse_string(text: str) -> list[str]:
         elif ch.isspace() or ch == ",":
             pass
         else:
-            raise TileError(f"cannot read tiles at {_cut(text[i:])} in {_cut(text)}")
+            raise TileError(f"cannot read tiles at {quoted(text[i:])} in {quoted(text)}")
         i += 1
     if digits:
-        raise TileError(f"digits {_cut(digits)} without a suit letter in {_cut(text)}")
+        raise TileError(f"digits {quoted(digits)} without a suit letter in {quoted(text)}")
     return codes
 
 
-def _cut(text: str) -> str:
-    """Tiles as a message repeats them: quoted, cut to 60 characters (a long string sent is not
-    sent back whole)."""
-    return repr(text if len(text) <= 60 else text[:60] + "...")
+def quoted(value: object) -> str:
+    """A value as a message repeats it (tiles, a field's name or value): its repr, cut to 60
+    characters, so a megabyte sent is not sent back."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def format_tiles(codes: Iterable[str], *, sort: bool = False) -> str:
