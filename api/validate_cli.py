@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 import tempfile
 import zipfile
+from collections import Counter
 from pathlib import Path
 
-from api.labelsets import LabelSetError, _shown, load_labelset  # noqa: F401 (_shown: the set's name)
+from api.labelsets import LabelSetError, _shown, load_labelset
 from api.validation import CHECK_COUNTS, Progress, default_workers, describe_check, validate
 
 
