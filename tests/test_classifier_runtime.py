@@ -13,7 +13,7 @@ import pytest
 from conftest import shared_path
 from models.classifier import (MAIN_LOOKS, MODEL_PATH, READER_LOOKS, CropError, ModelError, Prediction,
                                TileClassifier, default_classifier)
-from models.preprocess import looked_again
+from models.preprocess import MEAN, STD, looked_again, normalise
 from scoring.tiles import BONUS, CLASSES
 
 DATA = Path(__file__).parent / "data" / "classifier"
@@ -287,6 +287,17 @@ def test_an_unsure_bonus_reading_gets_no_main_looks():
     clf._main = _Fixed(CLASSES, main, size=(48, 64))
     clf.probabilities([np.zeros((96, 72, 3), np.uint8)])
     assert clf._main.looked_at == 2
+
+
+def test_normalise_gives_the_plain_formulas_values_bit_for_bit():
+    """normalise works in place in channel order for speed: its values must be exactly those of
+    converting, scaling, centring and transposing copies, which the models were trained on."""
+    images = np.random.default_rng(7).integers(0, 256, (9, 96, 72, 3), dtype=np.uint8)
+    plain = (images.astype(np.float32) * (1.0 / 255.0) - np.array(MEAN, np.float32)) / np.array(STD, np.float32)
+    got = normalise(images)
+    assert got.dtype == np.float32 and got.flags["C_CONTIGUOUS"] and got.shape == (9, 3, 96, 72)
+    assert np.array_equal(got, plain.transpose(0, 3, 1, 2))
+    assert normalise(images[:0]).shape == (0, 3, 96, 72)
 
 
 def test_looked_again_scales_and_shifts_about_the_centre():
