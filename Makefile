@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# the path prefix a web server in front serves mjscore under (README: Behind a web server)
+ROOT_PATH ?=
 
 .PHONY: serve test bench clean chromium art lock
 
@@ -42,7 +44,7 @@ $(COMPILED)/.built: $(SCORING_SOURCES) | $(VENV)/.runtime
 	@touch $@
 
 serve: $(VENV)/.runtime $(COMPILED)/.built
-	$(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT) --root-path '$(patsubst %/,%,$(ROOT_PATH))'
 
 # The browser test drives Debian's Chromium through Playwright; install it when it is missing.
 chromium:

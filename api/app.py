@@ -62,12 +62,21 @@ install_error_handlers(app)
 app.add_middleware(BodySizeLimit)
 
 
+def _own_path(scope) -> str:
+    """The request's path below the service's root path (`mjscore serve --root-path /mahjong`
+    behind a web server that takes the prefix off: uvicorn puts it back in front of the path,
+    as ASGI has it)."""
+    path, root = scope["path"], scope.get("root_path", "").rstrip("/")
+    return (path[len(root):] or "/") if root and (path == root or path.startswith(root + "/")) else path
+
+
 @app.middleware("http")
 async def security_headers(request, call_next):
+    path = _own_path(request.scope)  # before the routes run: a mount changes the scope's root path
     response = await call_next(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
-    if request.url.path == "/" or request.url.path.startswith("/static/"):
+    if path == "/" or path.startswith("/static/"):
         response.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "

@@ -23,7 +23,8 @@ EXAMPLES = {
              "  mjscore photo my-table.jpg --ruleset pung-chow-limit --winner S --winning-tile 5p --win-by self-draw",
     "validate": "examples:\n  python -m datasets.synth_table /tmp/tables --count 5 && mjscore validate /tmp/tables -o /tmp/report\n"
                 "  mjscore validate my-labelled-set.zip --limit 20",
-    "serve": "examples:\n  mjscore serve\n  mjscore serve --host 0.0.0.0 --port 9000",
+    "serve": "examples:\n  mjscore serve\n  mjscore serve --host 0.0.0.0 --port 9000\n"
+             "  mjscore serve --root-path /mahjong    # behind a web server at https://example.org/mahjong/",
 }
 
 # name -> (module, help); each module offers add_arguments(parser) and run(args) -> int

@@ -69,6 +69,48 @@ def test_security_headers_on_the_page():
         assert client.get("/static/../app.py").status_code == 404
 
 
+def test_the_page_and_its_headers_under_a_root_path():
+    """Behind a web server serving mjscore at /mahjong/ (`mjscore serve --root-path /mahjong`):
+    the page keeps its security headers, and everything it links (relative, never from the
+    site's root) is served under the prefix."""
+    import re
+    from urllib.parse import urljoin
+
+    with TestClient(app, root_path="/mahjong") as client:
+        page = client.get("/mahjong/")
+        assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+        script = client.get("/mahjong/static/app.js")
+        assert script.status_code == 200 and "default-src 'self'" in script.headers["content-security-policy"]
+        links = re.findall(r'(?:src|href)="([^"#:]+)"', page.text) + re.findall(r'fetch\("([^"]+)"', script.text)
+        assert {"static/app.js", "static/style.css", "docs", "api/v1/recognize", "api/v1/score",
+                "static/example.jpg"} <= set(links), links
+        for link in links:
+            assert not link.startswith("/"), f"the page links {link} from the site's root, not from its own path"
+            path = urljoin("http://club.example/mahjong/", link)[len("http://club.example"):]
+            answer = client.post(path, json={}) if link.startswith("api/") else client.get(path)
+            assert answer.status_code != 404, (link, path)
+        assert "/mahjong/openapi.json" in client.get("/mahjong/docs").text
+
+
+def test_serve_refuses_a_root_path_without_its_slash(monkeypatch):
+    import argparse
+
+    import uvicorn
+
+    from api import serve_cli
+
+    ran = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: ran.update(k))
+    parser = argparse.ArgumentParser()
+    serve_cli.add_arguments(parser)
+    with pytest.raises(SystemExit, match="must start with '/'"):
+        serve_cli.run(parser.parse_args(["--root-path", "mahjong"]))
+    assert serve_cli.run(parser.parse_args(["--root-path", "/mahjong/"])) == 0
+    assert ran["root_path"] == "/mahjong"
+    serve_cli.run(parser.parse_args([]))
+    assert ran["root_path"] == ""
+
+
 def test_health_says_loading_while_the_models_load(monkeypatch):
     """The app's start-up loads the models in the background; a health check polled meanwhile
     says "loading" (it said "not loaded", as if the models were missing), then "ready"."""

@@ -1080,3 +1080,129 @@ def test_a_tap_between_boxes_on_the_photo_opens_the_nearest_tile(server, page):
     page.locator("#overlay").scroll_into_view_if_needed()
     page.mouse.click(*(lambda b: (b["x"] + 3, b["y"] + 3))(page.locator("#overlay").bounding_box()))  # far from any
     assert page.locator("#picker[open]").count() == 0
+
+
+class _StrippingProxy:
+    """A web server in front of mjscore as a club would run one (nginx's `location /mahjong/ {
+    proxy_pass http://127.0.0.1:8000/; }`): requests under PREFIX go on without it, anything else
+    is a 404, and a body over `max_body` bytes gets the front server's own 413 page (nginx's
+    client_max_body_size), not mjscore's JSON."""
+
+    def __init__(self, upstream: str, prefix: str, max_body: int):
+        import http.server
+        import threading
+
+        proxy = self
+        self.seen: list[str] = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _forward(self):
+                proxy.seen.append(self.path)
+                if not self.path.startswith(prefix + "/"):
+                    return self._answer(404, b"<html><body>404 Not Found</body></html>", "text/html")
+                size = int(self.headers.get("content-length") or 0)
+                if size > max_body:
+                    return self._answer(413, b"<html><body><h1>413 Request Entity Too Large</h1></body></html>",
+                                        "text/html")
+                body = self.rfile.read(size) if size else None
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+                r = httpx.request(self.command, upstream + self.path[len(prefix):], headers=headers, content=body,
+                                  timeout=120)
+                self._answer(r.status_code, r.content, r.headers.get("content-type", ""), r.headers)
+
+            def _answer(self, status, body, content_type, headers=None):
+                self.send_response(status)
+                for k, v in (headers or {}).items():
+                    if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding",
+                                         "date", "server"):
+                        self.send_header(k, v)
+                if not headers:
+                    self.send_header("content-type", content_type)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+
+            do_GET = do_POST = do_HEAD = _forward
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def behind_a_proxy():
+    """mjscore served with `--root-path /mahjong` behind a front server that takes the prefix
+    off (uploads over 1 MB refused by the front server, as nginx's default)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--root-path", "/mahjong",
+                             "--log-level", "warning"], cwd=REPO)
+    upstream = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            if httpx.get(f"{upstream}/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert proc.poll() is None, "mjscore serve exited during start-up"
+        assert time.time() < deadline, "mjscore serve did not answer within 90 s"
+        time.sleep(0.2)
+    proxy = _StrippingProxy(upstream, "/mahjong", max_body=1024 * 1024)
+    yield proxy
+    proxy.close()
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_the_page_works_under_a_web_servers_path_prefix(behind_a_proxy, page, tmp_path):
+    """A club serves mjscore at https://its-site/mahjong/: the page, its script, the example
+    photo, reading and scoring all go through the front server under the prefix, and the API
+    docs link there too.  An upload the front server refuses (its own 413 page, not mjscore's)
+    says which setting is in the way."""
+    proxy = behind_a_proxy
+    page.goto(proxy.url + "/mahjong/")
+    page.click("#example")
+    page.wait_for_selector("body[data-state=recognized]", timeout=120_000)
+    assert len(page_tiles(page)) >= 50
+    page.select_option("#winner", "W")
+    page.select_option("#win_by", "self-draw")
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    assert page.get_attribute("footer a", "href") == "docs"
+    page.click("footer a")
+    page.wait_for_selector("#swagger-ui .info", timeout=30_000)  # the docs' assets and schema came through
+    assert all(p.startswith("/mahjong/") for p in proxy.seen), [p for p in proxy.seen if not p.startswith("/mahjong/")]
+    assert {"/mahjong/static/app.js", "/mahjong/api/v1/recognize", "/mahjong/api/v1/score",
+            "/mahjong/openapi.json"} <= set(proxy.seen)
+
+    big = tmp_path / "big.jpg"
+    big.write_bytes(EXAMPLE.read_bytes() + b"\0" * (1024 * 1024))  # over the front server's limit
+    page.goto(proxy.url + "/mahjong/")
+    page.set_input_files("#photo", str(big))
+    page.wait_for_selector("#status.error")
+    message = page.inner_text("#status")
+    assert "web server in front of mjscore refused the upload as too large (HTTP 413)" in message
+    assert "client_max_body_size" in message
+
+
+@pytest.mark.parametrize("status, words", [
+    (502, "mjscore is not answering behind its web server (HTTP 502)"),
+    (504, "stopped waiting for the answer (HTTP 504)"),
+    (500, "the server refused it (HTTP 500)"),
+])
+def test_a_front_servers_own_error_page_is_put_in_words(server, page, status, words):
+    page.route("**/api/v1/recognize", lambda route: route.fulfill(
+        status=status, content_type="text/html", body=f"<html><body><h1>{status}</h1></body></html>"))
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("#status.error")
+    assert words in page.inner_text("#status")

@@ -646,10 +646,27 @@ const PHOTO_REMEDIES = {
 async function apiError(response, remedies = {}) {
   let body = null;
   try { body = await response.json(); } catch (e) { body = null; }
-  if (!body || !body.message) return `the server refused it (HTTP ${response.status}).`;
+  if (!body || !body.message) return gatewayError(response.status);
   console.info("mjscore API error", response.status, body.code);
   const remedy = remedies[body.code];
   return `${body.message}${/[.!?]$/.test(body.message) ? "" : "."}${remedy ? ` ${remedy}` : ""}`;
+}
+
+// an answer that is not mjscore's own (no JSON message): the web server in front of it (nginx,
+// Caddy, a club's host) answered instead, and says which of its settings is in the way
+function gatewayError(status) {
+  if (status === 413) {
+    return "the web server in front of mjscore refused the upload as too large (HTTP 413). Whoever runs it can "
+      + "raise its upload limit to 21 MB (nginx: client_max_body_size 21m); a smaller copy of the picture may get through.";
+  }
+  if (status === 502 || status === 503) {
+    return `mjscore is not answering behind its web server (HTTP ${status}): try again in a moment, or tell whoever runs it.`;
+  }
+  if (status === 504) {
+    return "the web server in front of mjscore stopped waiting for the answer (HTTP 504): try again, or ask whoever "
+      + "runs it to let it wait longer (nginx: proxy_read_timeout).";
+  }
+  return `the server refused it (HTTP ${status}).`;
 }
 
 const MAX_UPLOAD = 20 * 1024 * 1024;
@@ -684,7 +701,7 @@ async function recognizeFile(file) {
   if (!shown) form.append("photo", "true");
   let response;
   try {
-    response = await fetch("/api/v1/recognize", { method: "POST", body: form });
+    response = await fetch("api/v1/recognize", { method: "POST", body: form });
   } catch (e) {
     if (token === reading) setStatus(OFFLINE, true);
     return;
@@ -851,7 +868,7 @@ async function scoreTable() {
   setStatus("Scoring…");
   let response;
   try {
-    response = await fetch("/api/v1/score", { method: "POST", headers: { "content-type": "application/json" },
+    response = await fetch("api/v1/score", { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify(table) });
   } catch (e) {
     setStatus("");
@@ -991,7 +1008,7 @@ function setup() {
   $("#example").addEventListener("click", async () => {
     let blob;
     try {
-      const response = await fetch("/static/example.jpg");
+      const response = await fetch("static/example.jpg");
       if (!response.ok) throw new Error(String(response.status));
       blob = await response.blob();
     } catch (e) {
