@@ -169,22 +169,38 @@ def _joined_along(boxes: list[list[float]]) -> list[list[float]]:
     """Overlapping boxes joined when one box round both is no bigger than the two (runs along
     one line, tiles of one run); an L of two rows meeting at a corner stays two boxes."""
     boxes = [list(b) for b in boxes]
-    joined = True
-    while joined:
-        joined = False
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    u = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    if _area(u) <= _area(a) + _area(b):
-                        boxes[i] = u
-                        del boxes[j]
-                        joined = True
-                        break
-            if joined:
+    i, j = 0, 1  # the pair to try next, in order: (0, 1), (0, 2), ..., (1, 2), ...
+    while i < len(boxes):
+        if j >= len(boxes):
+            i, j = i + 1, i + 2
+            continue
+        u = _joined(boxes[i], boxes[j])
+        if u is None:
+            j += 1
+            continue
+        boxes[i] = u
+        del boxes[j]
+        # every pair before (i, j) was tried and stays apart, but for those holding the grown
+        # box i: the first of (k, i), k < i, joins next (as a search from the first pair would
+        # find), else the pairs after it
+        while True:
+            k = next((k for k in range(i) if _joined(boxes[k], boxes[i]) is not None), None)
+            if k is None:
                 break
+            boxes[k] = _joined(boxes[k], boxes[i])
+            del boxes[i]
+            i = k
+        j = i + 1
     return boxes
+
+
+def _joined(a: list[float], b: list[float]) -> list[float] | None:
+    """The box round both, when they overlap and it is no bigger than the two; else None."""
+    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+        u = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+        if _area(u) <= _area(a) + _area(b):
+            return u
+    return None
 
 
 def _area(box) -> float:
@@ -319,6 +335,8 @@ def _with_region_finds(whole: list[TileQuad], looks, w: int, h: int) -> list[Til
     out = list(whole)
     if not out:
         return out
+    centres = [o.center for o in out]
+    reach = [0.5 * min(o.width, o.height) for o in out]
     for found, box in looks:
         if not found:
             continue
@@ -328,9 +346,14 @@ def _with_region_finds(whole: list[TileQuad], looks, w: int, h: int) -> list[Til
                 continue
             if _inside(q.center.reshape(1, 2), box, w, h)[0] < REGION_FIND_DEPTH * q.width:
                 continue
-            if any(np.hypot(*(q.center - o.center)) < 0.5 * min(o.width, o.height) for o in out):
+            d = q.center - np.array(centres)
+            apart = np.hypot(d[:, 0], d[:, 1])
+            # compared at the distances' own precision, as a float32 distance meets a Python float
+            if np.any(apart < np.array(reach).astype(apart.dtype)):
                 continue  # the whole look (or another region) has it
             out.append(q)
+            centres.append(q.center)
+            reach.append(0.5 * min(q.width, q.height))
     return out
 
 
