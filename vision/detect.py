@@ -184,10 +184,10 @@ def _joined_along(boxes: list[list[float]]) -> list[list[float]]:
         # box i: the first of (k, i), k < i, joins next (as a search from the first pair would
         # find), else the pairs after it
         while True:
-            k = next((k for k in range(i) if _joined(boxes[k], boxes[i]) is not None), None)
-            if k is None:
+            k, grown = next(((k, g) for k in range(i) if (g := _joined(boxes[k], boxes[i])) is not None), (i, None))
+            if grown is None:
                 break
-            boxes[k] = _joined(boxes[k], boxes[i])
+            boxes[k] = grown
             del boxes[i]
             i = k
         j = i + 1
