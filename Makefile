@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# the path prefix a web server in front serves mjscore under (README: Behind a web server)
+# the path prefix a web server in front serves mjscore under (README: Behind a club's web server)
 ROOT_PATH ?=
 
 .PHONY: serve test bench clean chromium art lock
@@ -44,7 +44,10 @@ $(COMPILED)/.built: $(SCORING_SOURCES) | $(VENV)/.runtime
 	@touch $@
 
 serve: $(VENV)/.runtime $(COMPILED)/.built
-	$(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT) --root-path '$(patsubst %/,%,$(ROOT_PATH))'
+	@root='$(ROOT_PATH)'; while [ "$${root%/}" != "$$root" ]; do root="$${root%/}"; done; \
+	case "$$root" in ""|/*) ;; *) echo "make serve: ROOT_PATH must start with '/' (e.g. /mahjong), got '$$root'" >&2; exit 2;; esac; \
+	echo "$(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT) --root-path '$$root'"; \
+	exec $(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT) --root-path "$$root"
 
 # The browser test drives Debian's Chromium through Playwright; install it when it is missing.
 chromium:

@@ -1206,3 +1206,22 @@ def test_a_front_servers_own_error_page_is_put_in_words(server, page, status, wo
     page.set_input_files("#photo", str(EXAMPLE))
     page.wait_for_selector("#status.error")
     assert words in page.inner_text("#status")
+
+
+def test_a_front_servers_error_when_scoring_or_fetching_the_example_is_not_called_a_correction(server, page):
+    """A 502 from the web server in front while scoring is no table to correct, and the example
+    photo it cannot fetch is not a lost connection: the status line says what happened."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    page.select_option("#winner", "W")
+    page.route("**/api/v1/score", lambda route: route.fulfill(status=502, content_type="text/html",
+                                                               body="<html><body>502 Bad Gateway</body></html>"))
+    score(page)
+    status = page.inner_text("#status")
+    assert "The table could not be scored: mjscore is not answering behind its web server (HTTP 502)" in status
+    assert "needs a correction" not in status
+    page.route("**/static/example.jpg", lambda route: route.fulfill(status=502, content_type="text/html",
+                                                                    body="<html><body>502</body></html>"))
+    page.click("#example")
+    page.wait_for_selector("#status.error:has-text('example photo could not be fetched')")
+    assert "HTTP 502" in page.inner_text("#status")

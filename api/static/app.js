@@ -657,7 +657,8 @@ async function apiError(response, remedies = {}) {
 function gatewayError(status) {
   if (status === 413) {
     return "the web server in front of mjscore refused the upload as too large (HTTP 413). Whoever runs it can "
-      + "raise its upload limit to 21 MB (nginx: client_max_body_size 21m); a smaller copy of the picture may get through.";
+      + "raise its upload limit to mjscore's own, 20 MB and the form round it (nginx: client_max_body_size 20736k); "
+      + "a smaller copy of the picture may get through.";
   }
   if (status === 502 || status === 503) {
     return `mjscore is not answering behind its web server (HTTP ${status}): try again in a moment, or tell whoever runs it.`;
@@ -882,7 +883,10 @@ async function scoreTable() {
     const seat = seatNamed(message);
     body.replaceChildren(el("p", { class: "error", role: "alert" }, `This table cannot be scored: ${message}`,
       ...(seat ? [" ", goToSeat(seat)] : [])));
-    setStatus("The table needs a correction.", true);
+    // the engine's refusal (a 4xx of its own) needs a correction; a server's fault or the front
+    // server's answer does not
+    const refused = response.status < 500 && (response.headers.get("content-type") || "").includes("json");
+    setStatus(refused ? "The table needs a correction." : `The table could not be scored: ${message}`, true);
     $("#results").scrollIntoView({ behavior: SCROLL, block: "start" });
     document.body.dataset.state = "score-error";
     return;
@@ -1009,7 +1013,10 @@ function setup() {
     let blob;
     try {
       const response = await fetch("static/example.jpg");
-      if (!response.ok) throw new Error(String(response.status));
+      if (!response.ok) {
+        setStatus(`The example photo could not be fetched: ${gatewayError(response.status)}`, true);
+        return;
+      }
       blob = await response.blob();
     } catch (e) {
       setStatus(OFFLINE, true);
