@@ -21,7 +21,8 @@ from api import __version__, service
 from api.errors import ApiError, ErrorBody, describe_errors, install_error_handlers
 from api.images import check_content_type
 from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
-from api.schemas import Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table, ValidationReport, WinBy
+from api.schemas import (GameRequest, GameResult, Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table,
+                         ValidationReport, WinBy)
 from scoring.case import FLAGS, ScoringError
 from scoring.house import house_params
 from scoring.tiles import quoted
@@ -175,6 +176,44 @@ def score(tables: Annotated[TableOrTables, Body()]):
         return JSONResponse({"code": error["code"], "message": error["message"]}, status_code=422)
     return result
 
+
+
+@app.post(
+    "/api/v1/game",
+    response_model=GameResult,
+    tags=["scoring"],
+    responses={400: {"model": ErrorBody, "description": "the body is not JSON"},
+               422: {"model": ErrorBody, "description": "the game or one of its hands is not valid (the message names "
+                                                        "the hand)"},
+               413: {"model": ErrorBody, "description": "body over the size limit"}},
+)
+def game(body: GameRequest):
+    """A game's running totals: each hand won, in order, settled among the players by name, with
+    East's rotation (East keeps the deal while he wins, else the player who was South becomes East)
+    and the wind of the round, and who sits where at the next hand.  A hand no one won leaves the
+    deal and the totals as they are: there is nothing to send for it.  The server keeps nothing;
+    the page keeps the game in the browser and sends it whole."""
+    from scoring.case import ScoringError
+    from scoring.game import Game
+
+    play = Game(body.ruleset, list(body.players)) if len(set(body.players)) == 4 else None
+    if play is None:
+        return JSONResponse({"code": "invalid-request", "message": "a game needs four different player names"},
+                            status_code=422)
+    hands = []
+    for number, table in enumerate(body.hands, 1):
+        seats = play.seats()
+        try:
+            record = play.play(table.to_case())
+        except ScoringError as err:
+            return JSONResponse({"code": err.code, "message": f"hand {number}: {err}"}, status_code=422)
+        hands.append({"number": number, "round_wind": record.round_wind, "seats": seats,
+                      "winner": seats.get(record.result.winner) if record.result.winner else None,
+                      "payments": record.payments})
+    finished = play.finished
+    return {"ruleset": body.ruleset, "players": list(body.players), "hands": hands, "totals": play.totals,
+            "next": None if finished else {"hand": len(hands) + 1, "round_wind": play.round_wind, "seats": play.seats()},
+            "finished": finished}
 
 # --------------------------------------------------------------------------- photos
 

@@ -81,6 +81,46 @@ class Table(BaseModel):
         return self.model_dump(exclude_unset=True)
 
 
+#: hands one /game request may hold (four rounds of four deals, East keeping the deal many times)
+MAX_GAME_HANDS = 500
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class GameRequest(BaseModel):
+    """A game so far: its four players, seated East, South, West, North at its first hand, and
+    the tables of the hands won, in order (each as /api/v1/score takes it, with the winds of that
+    hand).  The server keeps nothing: send the whole game each time a hand is added."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "ruleset": "pung-chow-limit", "players": ["Ann", "Bo", "Cy", "Di"], "hands": []}]})
+    ruleset: Ruleset
+    players: list[PlayerName] = Field(min_length=4, max_length=4)
+    hands: list[Table] = Field(default_factory=list, max_length=MAX_GAME_HANDS)
+
+
+class GameHand(BaseModel):
+    number: int
+    round_wind: Seat = Field(description="the wind of the round the hand was played in")
+    seats: dict[str, str] = Field(description="wind -> player at this hand")
+    winner: Optional[str] = Field(description="the player who won, null for a hand no one won (a wash)")
+    payments: dict[str, int] = Field(description="player -> points won (+) or paid (-) in this hand")
+
+
+class GameNext(BaseModel):
+    hand: int
+    round_wind: Seat
+    seats: dict[str, str] = Field(description="wind -> player at the next hand")
+
+
+class GameResult(BaseModel):
+    ruleset: Ruleset
+    players: list[str]
+    hands: list[GameHand]
+    totals: dict[str, int] = Field(description="player -> points won (+) or paid (-) so far")
+    next: Optional[GameNext] = Field(description="who sits where at the next hand; null once the game is over")
+    finished: bool = Field(description="four rounds of the wind have been played")
+
+
 class ScoreResult(BaseModel):
     """What ``mjscore score`` prints for one table (``score`` or ``scores`` by seat, and so on)."""
 

@@ -1225,3 +1225,61 @@ def test_a_front_servers_error_when_scoring_or_fetching_the_example_is_not_calle
     page.click("#example")
     page.wait_for_selector("#status.error:has-text('example photo could not be fetched')")
     assert "HTTP 502" in page.inner_text("#status")
+
+
+def test_a_game_keeps_the_hands_added_with_east_passing_and_survives_a_reload(server, page):
+    """Name four players, score the example (West wins, self-drawn), add it to the game: the
+    game's hand and totals are the scores' payments by player, the deal passes (West won, so the
+    player who was South becomes East), and the game is still there after a reload; the hand
+    can be taken back and the game ended."""
+    truth = answer_from_truth(page)
+    page.goto(server + "/")
+    page.evaluate("localStorage.clear()")
+    for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
+        page.fill(f"#player-{wind}", name)
+    page.click("#game-begin")
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.inner_text("#game-next") == "Hand 1, East round: East Ann, South Bo, West Cy, North Di."
+    sent = capture_score_requests(page)
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    page.select_option("#winner", "W")
+    page.select_option("#win_by", "self-draw")
+    score(page)
+    result = score_table(sent[-1])
+    assert "error" not in result, result
+    page.click("#game-add")
+    page.wait_for_selector("#game-add[disabled]")
+    names = dict(zip("ESWN", ["Ann", "Bo", "Cy", "Di"]))
+    totals = {p: page.inner_text(f'#game-body tfoot td[data-player="{p}"]') for p in names.values()}
+    assert totals == {names[w]: (f"+{n}" if n > 0 else str(n)) for w, n in result["payments"].items()}
+    assert page.inner_text("#game-next") == "Hand 2, East round: East Bo, South Cy, West Di, North Ann."
+    assert "Hand 1 added, won by Cy" in page.inner_text("#game-status")
+    assert page.inner_text("#result-body tbody tr[data-seat=W] th") == "West · Cy (winner)"
+
+    page.reload()
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.inner_text("#game-next").startswith("Hand 2, East round: East Bo")
+    assert page.locator("#game-body tbody tr").count() == 1
+    page.click("#game-undo")
+    page.wait_for_selector("#game-status:has-text('Hand 1 taken back')")
+    assert page.inner_text("#game-next") == "Hand 1, East round: East Ann, South Bo, West Cy, North Di."
+    assert page.locator("#game-body tbody tr").count() == 0
+    page.click("#game-end")
+    page.wait_for_selector("#game-start:not([hidden])")
+    assert page.evaluate("localStorage.getItem('mjscore.game')") is None
+    assert truth  # the recognition answered was the example's ground truth
+
+
+def test_a_game_needs_four_different_names(server, page):
+    page.goto(server + "/")
+    page.evaluate("localStorage.clear()")
+    for wind, name in zip("ESW", ["Ann", "Bo", "Cy"]):
+        page.fill(f"#player-{wind}", name)
+    page.click("#game-begin")
+    page.wait_for_selector("#game-status.error")
+    assert "Name the player sitting North" in page.inner_text("#game-status")
+    page.fill("#player-N", "ann")
+    page.click("#game-begin")
+    page.wait_for_selector("#game-status:has-text('four different names')")
+    assert page.locator("#game-on").is_hidden()

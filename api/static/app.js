@@ -84,6 +84,8 @@ let focusAfter = null; // the tile id to focus once the picker closes (the hands
 let focusElse = null;  // what to focus then when that tile is gone (a selector)
 let reading = 0;    // the latest photo sent to be read: an earlier answer arriving late is dropped
 let cameraShown = "E"; // the wind at the photo's bottom edge the hands are drawn for
+let game = null;     // the game so far, kept in this browser (see saveGame)
+let scored = null;   // the table last scored, and whether it went to the game: { table, added }
 
 function windAt(pos) {
   const cam = WINDS.indexOf($("#camera_seat").value);
@@ -341,6 +343,7 @@ function changed(tiles = true) {
   if (!$("#results").hidden) {
     $("#results").hidden = true;
     $("#result-body").replaceChildren();
+    scored = null;  // the scores shown, and the hand that could go to the game, are gone
     setStatus("The table changed: score it again.");
     document.body.dataset.state = "recognized";
   }
@@ -730,6 +733,7 @@ async function recognizeFile(file) {
   img.src = shown ? photoUrl : rec.photo_image;
   model = buildModel(rec, camera);
   cameraShown = camera;
+  scored = null;
   // a new hand: who won and how come from this photo (a sideways tile) or from the player, not
   // from the last table; the rules, the round and the house settings stay
   $("#winner").value = model.winnerWind || "";
@@ -892,6 +896,7 @@ async function scoreTable() {
     return;
   }
   const result = await response.json();
+  scored = { table, added: false };
   renderResult(result, table);
   model.edited = false;
   saveTable();
@@ -928,6 +933,8 @@ function renderResult(result, table) {
   const score = (seat) => (result.scores ? result.scores[seat] : (seat === result.winner ? result.score : null));
   const items = (seat) => (Array.isArray(result.items) ? (seat === result.winner ? result.items : []) : (result.items || {})[seat] || []);
   const doubles = (seat) => (Array.isArray(result.doubles) ? (seat === result.winner ? result.doubles : []) : (result.doubles || {})[seat] || []);
+  // in a game, who sits where at this hand (the hand not yet added: the game's next)
+  const names = game && game.answer && game.answer.next && !(scored && scored.added) ? game.answer.next.seats : null;
   const rows = WINDS.filter((w) => seats.includes(w) || (result.payments || {})[w] !== undefined).map((seat) => {
     const s = score(seat);
     const details = el("ul", { class: "items" },
@@ -936,7 +943,7 @@ function renderResult(result, table) {
     if (seat === result.winner && result.limit_hand) details.prepend(el("li", { class: "limit" }, `limit hand: ${humanize(result.limit_hand)}`));
     const net = (result.payments || {})[seat];
     return el("tr", { "data-seat": seat },
-      el("th", { scope: "row" }, WIND_NAMES[seat], seat === result.winner ? " (winner)" : ""),
+      el("th", { scope: "row" }, WIND_NAMES[seat], names ? ` · ${names[seat]}` : "", seat === result.winner ? " (winner)" : ""),
       el("td", { class: "score" }, s === null || s === undefined ? "–" : String(s)),
       el("td", {}, details),
       el("td", { class: "net" }, net === undefined ? "–" : (net > 0 ? `+${net}` : String(net))));
@@ -951,7 +958,170 @@ function renderResult(result, table) {
         el("th", { scope: "col" }, "How"), el("th", { scope: "col" }, "Net"))),
       el("tbody", {}, rows)),
     el("h3", {}, "Who pays whom"), el("ul", { class: "transfers" }, transfers.length ? transfers : el("li", {}, "nobody pays")),
-    scope);
+    scope, gameAddButton());
+}
+
+// ------------------------------------------------------------------ the game so far
+
+// the game kept in this browser (localStorage: a game lasts an evening, past closing the tab):
+// its players at the first hand, its rules, the tables of the hands added, and the server's last
+// answer (api/v1/game keeps nothing: the whole game goes with each change)
+const SAVED_GAME = "mjscore.game";
+
+function saveGame() {
+  try {
+    if (game) localStorage.setItem(SAVED_GAME, JSON.stringify(game));
+    else localStorage.removeItem(SAVED_GAME);
+  } catch (e) { /* storage full or off: the game lives as long as the page */ }
+}
+
+function gameAddButton() {
+  if (!game || !scored || (game.answer && game.answer.finished)) return "";
+  const number = game.hands.length + 1;
+  return el("p", {}, el("button", {
+    type: "button", id: "game-add", class: "button", disabled: scored.added,
+    onclick: () => addToGame(),
+  }, scored.added ? `Added to the game as hand ${scored.added}` : `Add this hand to the game (hand ${number})`));
+}
+
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+function renderGame() {
+  $("#game-start").hidden = Boolean(game);
+  $("#game-on").hidden = !game;
+  if (!game) return;
+  const answer = game.answer;
+  const players = game.players;
+  const next = answer.next;
+  $("#game-next").textContent = next
+    ? `Hand ${next.hand}, ${WIND_NAMES[next.round_wind]} round: ${WINDS.map((w) => `${WIND_NAMES[w]} ${next.seats[w]}`).join(", ")}.`
+    : `The game is over: four rounds of the wind have been played.`;
+  const rows = answer.hands.map((h) => el("tr", {},
+    el("th", { scope: "row" }, String(h.number)),
+    el("td", {}, WIND_NAMES[h.round_wind]),
+    el("td", {}, h.winner === null ? "no one" : h.winner),
+    players.map((p) => el("td", { class: "net" }, signed(h.payments[p] || 0)))));
+  $("#game-body").replaceChildren(el("table", { class: "scores game" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Round"),
+      el("th", { scope: "col" }, "Won by"), players.map((p) => el("th", { scope: "col" }, p)))),
+    el("tbody", {}, rows),
+    el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: "3" }, "Total"),
+      players.map((p) => el("td", { class: "net", "data-player": p }, signed(answer.totals[p])))))));
+  $("#game-undo").disabled = !game.hands.length;
+}
+
+// the game as the server plays it out, or its message (the game itself is left as it was)
+async function playGame(hands) {
+  let response;
+  try {
+    response = await fetch("api/v1/game", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ruleset: game.ruleset, players: game.players, hands }) });
+  } catch (e) {
+    return { error: OFFLINE };
+  }
+  if (!response.ok) return { error: await apiError(response) };
+  return { answer: await response.json() };
+}
+
+function gameStatus(text, isError) {
+  const status = $("#game-status");
+  status.textContent = text;
+  status.classList.toggle("error", Boolean(isError));
+}
+
+// the next hand's round wind, for the rules that have one
+function followGame() {
+  const next = game && game.answer.next;
+  if (next && game.ruleset !== "pung-chow") $("#round_wind").value = next.round_wind;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const players = WINDS.map((w) => $(`#player-${w}`).value.trim());
+  const missing = WINDS.find((w, k) => !players[k]);
+  if (missing) {
+    gameStatus(`Name the player sitting ${WIND_NAMES[missing]} at the first hand.`, true);
+    $(`#player-${missing}`).focus();
+    return;
+  }
+  if (new Set(players.map((p) => p.toLowerCase())).size < 4) {
+    gameStatus("Give the four players four different names.", true);
+    return;
+  }
+  game = { ruleset: $("#ruleset").value, players, hands: [], answer: null };
+  const { answer, error } = await playGame([]);
+  if (error) {
+    game = null;
+    gameStatus(`The game could not start: ${error}`, true);
+    return;
+  }
+  game.answer = answer;
+  saveGame();
+  renderGame();
+  followGame();
+  if (scored) scored.added = false;
+  if (document.body.dataset.state === "scored") $("#result-body").append(gameAddButton());
+  gameStatus(`A game of ${$("#ruleset").selectedOptions[0].textContent} has begun: ${answer.next.seats.E} is East.`);
+}
+
+async function addToGame() {
+  if (!game || !scored || scored.added) return;
+  const hands = game.hands.concat([scored.table]);
+  const { answer, error } = await playGame(hands);
+  if (error) {
+    gameStatus(`This hand could not be added: ${error}`, true);
+    return;
+  }
+  game.hands = hands;
+  game.answer = answer;
+  scored.added = hands.length;
+  saveGame();
+  renderGame();
+  followGame();
+  const button = $("#game-add");
+  if (button) button.replaceWith(gameAddButton().firstChild);
+  const last = answer.hands[answer.hands.length - 1];
+  gameStatus(`Hand ${last.number} added${last.winner ? `, won by ${last.winner}` : ""}. `
+    + (answer.next ? `Next: ${answer.next.seats.E} is East.` : "The game is over."));
+}
+
+async function undoGame() {
+  if (!game || !game.hands.length) return;
+  const hands = game.hands.slice(0, -1);
+  const { answer, error } = await playGame(hands);
+  if (error) {
+    gameStatus(`The last hand could not be taken back: ${error}`, true);
+    return;
+  }
+  const taken = game.hands.length;
+  game.hands = hands;
+  game.answer = answer;
+  if (scored && scored.added === taken) scored.added = false;
+  saveGame();
+  renderGame();
+  followGame();
+  const button = $("#game-add");
+  if (button) button.replaceWith(gameAddButton().firstChild);
+  gameStatus(`Hand ${taken} taken back.`);
+}
+
+function endGame() {
+  if (!game) return;
+  if (game.hands.length && !window.confirm("End this game? Its hands and totals will be forgotten.")) return;
+  game = null;
+  saveGame();
+  renderGame();
+  const button = $("#game-add");
+  if (button) button.closest("p").remove();
+  gameStatus("The game has ended.");
+}
+
+function restoreGame() {
+  try {
+    game = JSON.parse(localStorage.getItem(SAVED_GAME) || "null");
+  } catch (e) { game = null; }
+  if (game && !(Array.isArray(game.players) && Array.isArray(game.hands) && game.answer)) game = null;
+  renderGame();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -1058,10 +1228,14 @@ function setup() {
   for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", () => changed(false));
   $("#limit").addEventListener("input", () => changed(false));
   for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", () => changed(false));
+  $("#game-start").addEventListener("submit", startGame);
+  $("#game-undo").addEventListener("click", undoGame);
+  $("#game-end").addEventListener("click", endGame);
   if (!restoreTable()) {
     showRuleFields(true);
     document.body.dataset.state = "ready";
   }
+  restoreGame();
 }
 
 document.addEventListener("DOMContentLoaded", setup);
