@@ -1283,3 +1283,14 @@ def test_a_game_needs_four_different_names(server, page):
     page.click("#game-begin")
     page.wait_for_selector("#game-status:has-text('four different names')")
     assert page.locator("#game-on").is_hidden()
+
+
+@pytest.mark.parametrize("saved", ["{bad", '{"players": 1}', '{"ruleset": "classical", "players": ["A", "B", "C", "D"], '
+                                   '"hands": [], "answer": {"hands": [], "totals": {}, "next": {}}}', "[]", "7"])
+def test_a_game_saved_wrongly_in_the_browser_is_no_game_and_no_error(server, page, saved):
+    page.goto(server + "/")
+    page.evaluate("(v) => localStorage.setItem('mjscore.game', v)", saved)
+    page.reload()
+    page.wait_for_selector("#game-start:not([hidden])")
+    assert page.locator("#game-on").is_hidden()
+    assert "could not be read" in page.inner_text("#game-status")

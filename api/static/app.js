@@ -1116,12 +1116,31 @@ function endGame() {
   gameStatus("The game has ended.");
 }
 
+// a game as this page saved it: four names, its hands, and an answer for them (anything else,
+// from another version of the page or edited by hand, is no game)
+function savedGameShape(g) {
+  const a = g && g.answer;
+  return Boolean(g && typeof g.ruleset === "string" && Array.isArray(g.players) && g.players.length === 4
+    && g.players.every((p) => typeof p === "string") && Array.isArray(g.hands) && a && Array.isArray(a.hands)
+    && a.hands.length === g.hands.length && a.totals && typeof a.totals === "object"
+    && g.players.every((p) => typeof a.totals[p] === "number")
+    && (a.next === null ? a.finished === true : a.next && a.next.seats && WINDS.every((w) => g.players.includes(a.next.seats[w]))));
+}
+
 function restoreGame() {
+  let saved = null;
+  try { saved = localStorage.getItem(SAVED_GAME); } catch (e) { saved = null; }
+  try { game = JSON.parse(saved || "null"); } catch (e) { game = undefined; }
+  if (game !== null && !savedGameShape(game)) {
+    game = null;
+    gameStatus("A game saved in this browser could not be read: start a new one.", true);
+  }
   try {
-    game = JSON.parse(localStorage.getItem(SAVED_GAME) || "null");
-  } catch (e) { game = null; }
-  if (game && !(Array.isArray(game.players) && Array.isArray(game.hands) && game.answer)) game = null;
-  renderGame();
+    renderGame();
+  } catch (e) {
+    game = null;
+    renderGame();
+  }
 }
 
 // ------------------------------------------------------------------ wiring
