@@ -1235,6 +1235,7 @@ def test_a_game_keeps_the_hands_added_with_east_passing_and_survives_a_reload(se
     truth = answer_from_truth(page)
     page.goto(server + "/")
     page.evaluate("localStorage.clear()")
+    page.select_option("#ruleset", "pung-chow-limit")
     for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
         page.fill(f"#player-{wind}", name)
     page.click("#game-begin")
@@ -1283,6 +1284,10 @@ def test_a_game_needs_four_different_names(server, page):
     page.click("#game-begin")
     page.wait_for_selector("#game-status:has-text('four different names')")
     assert page.locator("#game-on").is_hidden()
+    page.fill("#player-N", "Di")
+    page.click("#game-begin")  # Part I, the page's first rules, plays no wind of the round: its rounds are counted
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.inner_text("#game-next") == "Hand 1, round 1 of 4: East Ann, South Bo, West Cy, North Di."
 
 
 @pytest.mark.parametrize("saved", ["{bad", '{"players": 1}', '{"ruleset": "classical", "players": ["A", "B", "C", "D"], '

@@ -993,12 +993,14 @@ function renderGame() {
   const answer = game.answer;
   const players = game.players;
   const next = answer.next;
+  // Part I plays no wind of the round: its rounds (the deal gone round once) are counted
+  const round = (w) => (game.ruleset === "pung-chow" ? `round ${WINDS.indexOf(w) + 1} of 4` : `${WIND_NAMES[w]} round`);
   $("#game-next").textContent = next
-    ? `Hand ${next.hand}, ${WIND_NAMES[next.round_wind]} round: ${WINDS.map((w) => `${WIND_NAMES[w]} ${next.seats[w]}`).join(", ")}.`
+    ? `Hand ${next.hand}, ${round(next.round_wind)}: ${WINDS.map((w) => `${WIND_NAMES[w]} ${next.seats[w]}`).join(", ")}.`
     : `The game is over: four rounds of the wind have been played.`;
   const rows = answer.hands.map((h) => el("tr", {},
     el("th", { scope: "row" }, String(h.number)),
-    el("td", {}, WIND_NAMES[h.round_wind]),
+    el("td", {}, game.ruleset === "pung-chow" ? String(WINDS.indexOf(h.round_wind) + 1) : WIND_NAMES[h.round_wind]),
     el("td", {}, h.winner === null ? "no one" : h.winner),
     players.map((p) => el("td", { class: "net" }, signed(h.payments[p] || 0)))));
   $("#game-body").replaceChildren(el("table", { class: "scores game" },
