@@ -43,8 +43,11 @@ $(COMPILED)/.built: $(SCORING_SOURCES) | $(VENV)/.runtime
 	@rm -rf $(COMPILED).new
 	@touch $@
 
+# ROOT_PATH reaches the shell through the environment, never pasted into its source (a quote or
+# a $ in it is the path's own)
+serve: export MJSCORE_ROOT_PATH = $(value ROOT_PATH)
 serve: $(VENV)/.runtime $(COMPILED)/.built
-	@root='$(ROOT_PATH)'; while [ "$${root%/}" != "$$root" ]; do root="$${root%/}"; done; \
+	@root="$$MJSCORE_ROOT_PATH"; while [ "$${root%/}" != "$$root" ]; do root="$${root%/}"; done; \
 	case "$$root" in ""|/*) ;; *) echo "make serve: ROOT_PATH must start with '/' (e.g. /mahjong), got '$$root'" >&2; exit 2;; esac; \
 	echo "$(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT) --root-path '$$root'"; \
 	exec $(BIN)/uvicorn api.app:app --app-dir $(COMPILED) --host $(HOST) --port $(PORT) --root-path "$$root"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import unicodedata
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
@@ -188,18 +189,24 @@ def score(tables: Annotated[TableOrTables, Body()]):
                413: {"model": ErrorBody, "description": "body over the size limit"}},
 )
 def game(body: GameRequest):
-    """A game's running totals: each hand won, in order, settled among the players by name, with
-    East's rotation (East keeps the deal while he wins, else the player who was South becomes East)
-    and the wind of the round, and who sits where at the next hand.  A hand no one won leaves the
-    deal and the totals as they are: there is nothing to send for it.  The server keeps nothing;
-    the page keeps the game in the browser and sends it whole."""
+    """A game's running totals: each hand, in order, settled among the players by name, with East's
+    rotation (East keeps the deal while he wins or no one wins, else the player who was South
+    becomes East) and the wind of the round, and who sits where at the next hand.  A hand drawn
+    with no winner and no settlement changes nothing: there is nothing to send for it (Part II's
+    wash and penalties are sent as tables of their `kind`, and settle as the engine says).  The
+    server keeps nothing; the page keeps the game in the browser and sends it whole."""
     from scoring.case import ScoringError
     from scoring.game import Game
 
-    play = Game(body.ruleset, list(body.players)) if len(set(body.players)) == 4 else None
-    if play is None:
-        return JSONResponse({"code": "invalid-request", "message": "a game needs four different player names"},
-                            status_code=422)
+    players = [unicodedata.normalize("NFC", p) for p in body.players]
+    unseen = next((p for p in players if any(unicodedata.category(c) in ("Cc", "Cf") for c in p)), None)
+    if unseen is not None:
+        return JSONResponse({"code": "invalid-request", "message": f"the player name {quoted(unseen)} holds a "
+                             "character that cannot be seen (a control or format character)"}, status_code=422)
+    if len({p.casefold() for p in players}) < 4:
+        return JSONResponse({"code": "invalid-request", "message": "a game needs four different player names "
+                             "(names that differ only in capitals are one name)"}, status_code=422)
+    play = Game(body.ruleset, players)
     hands = []
     for number, table in enumerate(body.hands, 1):
         seats = play.seats()
@@ -211,7 +218,7 @@ def game(body: GameRequest):
                       "winner": seats.get(record.result.winner) if record.result.winner else None,
                       "payments": record.payments})
     finished = play.finished
-    return {"ruleset": body.ruleset, "players": list(body.players), "hands": hands, "totals": play.totals,
+    return {"ruleset": body.ruleset, "players": players, "hands": hands, "totals": play.totals,
             "next": None if finished else {"hand": len(hands) + 1, "round_wind": play.round_wind, "seats": play.seats()},
             "finished": finished}
 

@@ -68,7 +68,8 @@ class Game:
         if self.params:
             case.setdefault("params", self.params)
         wind = None if self.ruleset == "pung-chow" else self.round_wind
-        if case.get("round_wind") not in (None, wind):
+        # Part I plays no wind of the round: a hand's round wind is no error there, only unread
+        if wind is not None and case.get("round_wind") not in (None, wind):
             raise ScoringError("invalid-case", f"this hand is in the {wind} round, not {case['round_wind']}")
         case["round_wind"] = wind
         result = evaluate(parse_case(case))

@@ -73,7 +73,7 @@ def test_a_bad_hand_is_refused_naming_it():
         ({"ruleset": "classical", "players": PLAYERS, "hands": [_hand("harr-II-ex05")]},
          "hand 1: this game plays classical, not pung-chow-limit"),
         ({"ruleset": "classical", "players": ["Ann", "Ann", "Cy", "Di"], "hands": []},
-         "a game needs four different player names"),
+         "a game needs four different player names (names that differ only in capitals are one name)"),
     ]
     for body, message in cases:
         answer = _post(body)
@@ -83,3 +83,24 @@ def test_a_bad_hand_is_refused_naming_it():
         assert answer.status_code == 422 and answer.json()["code"] == "invalid-request", answer.text
     answer = _post({"ruleset": "classical", "players": PLAYERS, "hands": [], "score": 3})
     assert answer.status_code == 422 and "score" in answer.json()["message"]
+
+
+def test_names_that_look_alike_are_one_name_and_unseen_characters_are_refused():
+    for players, words in ((["Ann", "ann", "Cy", "Di"], "differ only in capitals"),
+                           (["Zoé", "Zoe\u0301", "Cy", "Di"], "four different player names"),
+                           (["Ann", "Bo\u200b", "Cy", "Di"], "cannot be seen"),
+                           (["Ann", "B\no", "Cy", "Di"], "cannot be seen")):
+        answer = _post({"ruleset": "classical", "players": players, "hands": []})
+        assert answer.status_code == 422 and words in answer.json()["message"], (players, answer.text)
+    game = _post({"ruleset": "classical", "players": ["Zoe\u0301", "Bo", "Cy", "Di"], "hands": []}).json()
+    assert game["players"][0] == "Zo\u00e9"  # one spelling of a name, as the totals are kept by it
+
+
+def test_part_one_hands_keep_the_round_wind_they_were_sent_with_unread():
+    """Part I plays no wind of the round: a hand sent with one (as /api/v1/score takes it) is
+    played, not refused as 'in the None round'."""
+    part_one = [c for c in VECTORS.values() if c["ruleset"] == "pung-chow" and c.get("kind") is None
+                and "error" not in c["expected"]][0]
+    hand = _hand(part_one["id"], round_wind="S")
+    answer = _post({"ruleset": "pung-chow", "players": PLAYERS, "hands": [hand]})
+    assert answer.status_code == 200, answer.text

@@ -92,6 +92,12 @@ def page(browser):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     yield page
+    # the profile is shared by the module's pages: a game one test kept in the browser's storage
+    # must not set the next test's rules
+    for other in browser.pages:
+        if other.url.startswith("http"):
+            other.evaluate("localStorage.clear()")
+            break
     page.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
 
@@ -1299,3 +1305,76 @@ def test_a_game_saved_wrongly_in_the_browser_is_no_game_and_no_error(server, pag
     page.wait_for_selector("#game-start:not([hidden])")
     assert page.locator("#game-on").is_hidden()
     assert "could not be read" in page.inner_text("#game-status")
+
+
+def test_a_game_takes_a_hand_once_follows_its_rules_and_other_tabs(server, page):
+    """A hand already in the game is not offered again (scored twice, it says which hand it is);
+    a second tab opened on the game takes the game's rules and house settings, whatever its form
+    says, and sees the first tab's changes; rules changed mid-game are named at once, and a hand
+    scored by them is refused in words."""
+    answer_from_truth(page)
+    page.goto(server + "/")
+    page.select_option("#ruleset", "classical")
+    page.fill("#limit", "1000")
+    for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
+        page.fill(f"#player-{wind}", name)
+    page.click("#game-begin")
+    page.wait_for_selector("#game-on:not([hidden])")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    page.select_option("#winner", "W")
+    score(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    assert page.evaluate("document.activeElement.id") == "game-next"
+    score(page)  # the same table again: it is hand 1 already
+    assert page.inner_text("#game-add") == "In the game as hand 1" and page.is_disabled("#game-add")
+
+    other = page.context.new_page()
+    other.goto(server + "/")
+    other.wait_for_selector("#game-on:not([hidden])")
+    assert other.input_value("#ruleset") == "classical" and other.input_value("#limit") == "1000"
+    assert other.input_value("#round_wind") == "E"
+    assert other.inner_text("#game-next").startswith("Hand 2, East round: East Bo")
+    other.click("#game-undo")  # taken back in the other tab: this one follows
+    page.wait_for_selector("#game-status:has-text('changed in another tab')")
+    assert page.inner_text("#game-next").startswith("Hand 1, East round: East Ann")
+    assert page.inner_text("#game-add") == "Add this hand to the game (hand 1)"
+    other.close()
+
+    page.select_option("#ruleset", "pung-chow")
+    assert "This game plays the classical rules with limit 1000" in page.inner_text("#game-status")
+    score(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('cannot be added')")
+    assert "this game plays the classical rules, and the hand was scored by Pung Chow (unlimited)" in page.inner_text("#game-status")
+    assert page.locator("#game-body tbody tr").count() == 0
+
+
+def test_a_corrected_last_hand_can_take_its_place_in_the_game(server, page):
+    """Added, then found wrong: corrected and scored again, the hand can be put in place of the
+    game's last hand (not added a second time beside it)."""
+    answer_from_truth(page)
+    page.goto(server + "/")
+    page.select_option("#ruleset", "pung-chow-limit")
+    for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
+        page.fill(f"#player-{wind}", name)
+    page.click("#game-begin")
+    page.wait_for_selector("#game-on:not([hidden])")
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    page.select_option("#winner", "W")
+    score(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    before = page.inner_text('#game-totals li[data-player="Cy"] strong')
+    page.select_option("#win_by", "self-draw")  # the correction: West drew the winning tile
+    score(page)
+    assert page.inner_text("#game-replace") == "Put this corrected hand in place of hand 1"
+    assert page.inner_text("#game-add") == "Add this hand to the game (hand 2)"
+    page.click("#game-replace")
+    page.wait_for_selector("#game-status:has-text('Hand 1 corrected')")
+    assert page.locator("#game-body tbody tr").count() == 1
+    after = page.inner_text('#game-totals li[data-player="Cy"] strong')
+    assert before != after
+    assert page.inner_text("#game-add") == "In the game as hand 1" and page.is_disabled("#game-add")

@@ -85,7 +85,9 @@ let focusElse = null;  // what to focus then when that tile is gone (a selector)
 let reading = 0;    // the latest photo sent to be read: an earlier answer arriving late is dropped
 let cameraShown = "E"; // the wind at the photo's bottom edge the hands are drawn for
 let game = null;     // the game so far, kept in this browser (see saveGame)
-let scored = null;   // the table last scored, and whether it went to the game: { table, added }
+let scored = null;   // the table last scored: { table, replaces: the game's hand it corrects, or null }
+let correcting = null; // the game's hand (its number) the table now being corrected was added as
+let gameBusy = false;  // a game request is on its way: the game's buttons wait for it
 
 function windAt(pos) {
   const cam = WINDS.indexOf($("#camera_seat").value);
@@ -343,7 +345,12 @@ function changed(tiles = true) {
   if (!$("#results").hidden) {
     $("#results").hidden = true;
     $("#result-body").replaceChildren();
-    scored = null;  // the scores shown, and the hand that could go to the game, are gone
+    // the scores shown, and the hand that could go to the game, are gone; a correction of the
+    // game's last hand may replace it once scored again
+    if (scored && game && game.hands.length && sameTable(game.hands[game.hands.length - 1], scored.table)) {
+      correcting = game.hands.length;
+    }
+    scored = null;
     setStatus("The table changed: score it again.");
     document.body.dataset.state = "recognized";
   }
@@ -734,6 +741,7 @@ async function recognizeFile(file) {
   model = buildModel(rec, camera);
   cameraShown = camera;
   scored = null;
+  correcting = null;  // a new photo is a new hand
   // a new hand: who won and how come from this photo (a sideways tile) or from the player, not
   // from the last table; the rules, the round and the house settings stay
   $("#winner").value = model.winnerWind || "";
@@ -784,10 +792,17 @@ function buildCase() {
     hands.push(hand);
   });
   const table = { ruleset, seat_wind: winner, round_wind: ruleset === "pung-chow" ? null : $("#round_wind").value, hands };
-  const limit = $("#limit").value.trim();
-  if (ruleset === "pung-chow-limit") table.params = { mj_bonus: Number($("#mj_bonus").value), limit: limit ? Number(limit) : null };
-  if (ruleset === "classical") table.params = { limit: limit ? Number(limit) : RULE_LIMITS.classical };
+  const params = houseParams(ruleset);
+  if (params) table.params = params;
   return table;
+}
+
+// the house settings the form gives a table of these rules (none for Part I)
+function houseParams(ruleset) {
+  const limit = $("#limit").value.trim();
+  if (ruleset === "pung-chow-limit") return { mj_bonus: Number($("#mj_bonus").value), limit: limit ? Number(limit) : null };
+  if (ruleset === "classical") return { limit: limit ? Number(limit) : RULE_LIMITS.classical };
+  return null;
 }
 
 // what the page needs before a table can be scored, in words a player acts on (null: ready):
@@ -896,7 +911,7 @@ async function scoreTable() {
     return;
   }
   const result = await response.json();
-  scored = { table, added: false };
+  scored = { table, replaces: game && correcting === game.hands.length ? correcting : null };
   renderResult(result, table);
   model.edited = false;
   saveTable();
@@ -934,7 +949,8 @@ function renderResult(result, table) {
   const items = (seat) => (Array.isArray(result.items) ? (seat === result.winner ? result.items : []) : (result.items || {})[seat] || []);
   const doubles = (seat) => (Array.isArray(result.doubles) ? (seat === result.winner ? result.doubles : []) : (result.doubles || {})[seat] || []);
   // in a game, who sits where at this hand (the hand not yet added: the game's next)
-  const names = game && game.answer && game.answer.next && !(scored && scored.added) ? game.answer.next.seats : null;
+  const inGame = game ? game.hands.findIndex((h) => sameTable(h, table)) : -1;
+  const names = !game ? null : (inGame >= 0 ? game.answer.hands[inGame].seats : (game.answer.next || {}).seats);
   const rows = WINDS.filter((w) => seats.includes(w) || (result.payments || {})[w] !== undefined).map((seat) => {
     const s = score(seat);
     const details = el("ul", { class: "items" },
@@ -964,27 +980,78 @@ function renderResult(result, table) {
 // ------------------------------------------------------------------ the game so far
 
 // the game kept in this browser (localStorage: a game lasts an evening, past closing the tab):
-// its players at the first hand, its rules, the tables of the hands added, and the server's last
-// answer (api/v1/game keeps nothing: the whole game goes with each change)
+// its rules and house settings, its players at the first hand, the tables of the hands added,
+// and the server's last answer (api/v1/game keeps nothing: the whole game goes with each change)
 const SAVED_GAME = "mjscore.game";
+const RULESET_NAMES = { "pung-chow": "Pung Chow (unlimited)", "pung-chow-limit": "the Pung Chow limit game", classical: "the classical rules" };
 
 function saveGame() {
   try {
     if (game) localStorage.setItem(SAVED_GAME, JSON.stringify(game));
     else localStorage.removeItem(SAVED_GAME);
-  } catch (e) { /* storage full or off: the game lives as long as the page */ }
-}
-
-function gameAddButton() {
-  if (!game || !scored || (game.answer && game.answer.finished)) return "";
-  const number = game.hands.length + 1;
-  return el("p", {}, el("button", {
-    type: "button", id: "game-add", class: "button", disabled: scored.added,
-    onclick: () => addToGame(),
-  }, scored.added ? `Added to the game as hand ${scored.added}` : `Add this hand to the game (hand ${number})`));
+    return true;
+  } catch (e) {
+    if (game) gameStatus("This browser will not keep the game (its storage is off or full): it lasts while this page stays open.", true);
+    return false;
+  }
 }
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
+function sameTable(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+// the game's house settings in words: "limit 300, Mah-Jongg bonus 10"
+function settingsText(params) {
+  if (!params) return "";
+  const parts = [];
+  if ("limit" in params) parts.push(params.limit === null ? "no limit" : `limit ${params.limit}`);
+  if ("mj_bonus" in params) parts.push(`Mah-Jongg bonus ${params.mj_bonus}`);
+  return parts.join(", ");
+}
+
+// why the table scored last cannot go into the game, in the page's words (null: it can);
+// `round`: the wind of the round of the hand it would be
+function notForGame(table, round) {
+  if (table.ruleset !== game.ruleset) {
+    return `this game plays ${RULESET_NAMES[game.ruleset]}, and the hand was scored by ${RULESET_NAMES[table.ruleset]}: `
+      + "choose the game's rules above and score it again.";
+  }
+  if (!sameTable(table.params || null, game.params || null)) {
+    return `this game plays with ${settingsText(game.params)}, and the hand was scored with ${settingsText(table.params)}: `
+      + "set the game's house settings above and score it again.";
+  }
+  if (round && table.round_wind !== null && table.round_wind !== round) {
+    return `the hand is one of the ${WIND_NAMES[round]} round, and it was scored in the `
+      + `${WIND_NAMES[table.round_wind]} round: set the round wind above and score it again.`;
+  }
+  return null;
+}
+
+// under the scores: the button that adds this hand to the game (or puts a corrected last hand
+// in its place), or why it cannot go; one paragraph, #game-add-row
+function gameAddButton() {
+  if (!game || !scored) return "";
+  const row = (...children) => el("p", { id: "game-add-row" }, ...children);
+  const already = game.hands.findIndex((h) => sameTable(h, scored.table));
+  if (already >= 0) {
+    return row(el("button", { type: "button", id: "game-add", class: "button", disabled: true }, `In the game as hand ${already + 1}`));
+  }
+  const replace = scored.replaces && scored.replaces === game.hands.length
+    ? el("button", { type: "button", id: "game-replace", class: "button primary", onclick: () => addToGame(true) },
+      `Put this corrected hand in place of hand ${scored.replaces}`) : null;
+  const add = game.answer.finished ? null
+    : el("button", { type: "button", id: "game-add", class: "button", onclick: () => addToGame(false) },
+      `Add this hand to the game (hand ${game.hands.length + 1})`);
+  if (!replace && !add) return el("p", { id: "game-add-row", class: "hint" }, "The game is over: this hand is not added to it.");
+  return row(replace || "", replace && add ? " " : "", add || "");
+}
+
+function showGameAddButton() {
+  const old = $("#game-add-row");
+  const now = document.body.dataset.state === "scored" ? gameAddButton() : "";
+  if (old && now) old.replaceWith(now);
+  else if (old) old.remove();
+  else if (now) $("#result-body").append(now);
+}
 
 function renderGame() {
   $("#game-start").hidden = Boolean(game);
@@ -997,18 +1064,22 @@ function renderGame() {
   const round = (w) => (game.ruleset === "pung-chow" ? `round ${WINDS.indexOf(w) + 1} of 4` : `${WIND_NAMES[w]} round`);
   $("#game-next").textContent = next
     ? `Hand ${next.hand}, ${round(next.round_wind)}: ${WINDS.map((w) => `${WIND_NAMES[w]} ${next.seats[w]}`).join(", ")}.`
-    : `The game is over: four rounds of the wind have been played.`;
+    : "The game is over: four rounds of the wind have been played.";
+  const settings = settingsText(game.params);
+  $("#game-rules").textContent = `Rules: ${RULESET_NAMES[game.ruleset]}${settings ? ` (${settings})` : ""}.`;
+  $("#game-totals").replaceChildren(...players.map((p) => el("li", { "data-player": p },
+    el("span", { class: "name" }, p), " ", el("strong", {}, signed(answer.totals[p])))));
   const rows = answer.hands.map((h) => el("tr", {},
     el("th", { scope: "row" }, String(h.number)),
     el("td", {}, game.ruleset === "pung-chow" ? String(WINDS.indexOf(h.round_wind) + 1) : WIND_NAMES[h.round_wind]),
     el("td", {}, h.winner === null ? "no one" : h.winner),
     players.map((p) => el("td", { class: "net" }, signed(h.payments[p] || 0)))));
-  $("#game-body").replaceChildren(el("table", { class: "scores game" },
+  $("#game-body").replaceChildren(answer.hands.length ? el("table", { class: "scores game" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Round"),
       el("th", { scope: "col" }, "Won by"), players.map((p) => el("th", { scope: "col" }, p)))),
     el("tbody", {}, rows),
     el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: "3" }, "Total"),
-      players.map((p) => el("td", { class: "net", "data-player": p }, signed(answer.totals[p])))))));
+      players.map((p) => el("td", { class: "net", "data-player": p }, signed(answer.totals[p])))))) : "");
   $("#game-undo").disabled = !game.hands.length;
 }
 
@@ -1031,10 +1102,39 @@ function gameStatus(text, isError) {
   status.classList.toggle("error", Boolean(isError));
 }
 
-// the next hand's round wind, for the rules that have one
+// the form follows the game: its rules, house settings and the next hand's wind of the round
 function followGame() {
-  const next = game && game.answer.next;
+  if (!game) return;
+  if ($("#ruleset").value !== game.ruleset) {
+    $("#ruleset").value = game.ruleset;
+    showRuleFields(false);
+  }
+  const params = game.params || {};
+  if ("limit" in params) $("#limit").value = params.limit === null ? "" : String(params.limit);
+  if ("mj_bonus" in params) $("#mj_bonus").value = String(params.mj_bonus);
+  const next = game.answer.next;
   if (next && game.ruleset !== "pung-chow") $("#round_wind").value = next.round_wind;
+}
+
+// a change of rules or house settings on the form while a game is on: said at once
+function settingsChanged() {
+  if (!game) return;
+  const ruleset = $("#ruleset").value;
+  if (ruleset !== game.ruleset || !sameTable(houseParams(ruleset), game.params || null)) {
+    const settings = settingsText(game.params);
+    gameStatus(`This game plays ${RULESET_NAMES[game.ruleset]}${settings ? ` with ${settings}` : ""}: a hand scored `
+      + "with other rules or house settings cannot be added to it.", true);
+  } else {
+    gameStatus("");
+  }
+}
+
+function markPlayer(wind, message) {
+  for (const w of WINDS) $(`#player-${w}`).removeAttribute("aria-invalid");
+  if (!wind) return;
+  $(`#player-${wind}`).setAttribute("aria-invalid", "true");
+  gameStatus(message, true);
+  $(`#player-${wind}`).focus();
 }
 
 async function startGame(event) {
@@ -1042,15 +1142,17 @@ async function startGame(event) {
   const players = WINDS.map((w) => $(`#player-${w}`).value.trim());
   const missing = WINDS.find((w, k) => !players[k]);
   if (missing) {
-    gameStatus(`Name the player sitting ${WIND_NAMES[missing]} at the first hand.`, true);
-    $(`#player-${missing}`).focus();
+    markPlayer(missing, `Name the player sitting ${WIND_NAMES[missing]} at the first hand.`);
     return;
   }
-  if (new Set(players.map((p) => p.toLowerCase())).size < 4) {
-    gameStatus("Give the four players four different names.", true);
+  const twice = WINDS.find((w, k) => players.slice(0, k).some((p) => p.toLowerCase() === players[k].toLowerCase()));
+  if (twice) {
+    markPlayer(twice, "Give the four players four different names.");
     return;
   }
-  game = { ruleset: $("#ruleset").value, players, hands: [], answer: null };
+  markPlayer(null);
+  const ruleset = $("#ruleset").value;
+  game = { ruleset, params: houseParams(ruleset), players, hands: [], answer: null };
   const { answer, error } = await playGame([]);
   if (error) {
     game = null;
@@ -1058,39 +1160,49 @@ async function startGame(event) {
     return;
   }
   game.answer = answer;
-  saveGame();
   renderGame();
   followGame();
-  if (scored) scored.added = false;
-  if (document.body.dataset.state === "scored") $("#result-body").append(gameAddButton());
-  gameStatus(`A game of ${$("#ruleset").selectedOptions[0].textContent} has begun: ${answer.next.seats.E} is East.`);
+  showGameAddButton();
+  $("#game-next").focus();
+  if (saveGame()) gameStatus(`A game of ${RULESET_NAMES[ruleset]} has begun: ${answer.next.seats.E} is East.`);
 }
 
-async function addToGame() {
-  if (!game || !scored || scored.added) return;
-  const hands = game.hands.concat([scored.table]);
-  const { answer, error } = await playGame(hands);
-  if (error) {
-    gameStatus(`This hand could not be added: ${error}`, true);
+async function addToGame(replace) {
+  if (gameBusy || !game || !scored || game.hands.some((h) => sameTable(h, scored.table))) return;
+  replace = Boolean(replace && scored.replaces && scored.replaces === game.hands.length);
+  const kept = replace ? game.hands.slice(0, -1) : game.hands;
+  const round = replace ? game.answer.hands[game.answer.hands.length - 1].round_wind : (game.answer.next || {}).round_wind;
+  const why = notForGame(scored.table, round);
+  if (why) {
+    gameStatus(`This hand cannot be ${replace ? "put in" : "added"}: ${why}`, true);
     return;
   }
+  const hands = kept.concat([scored.table]);
+  gameBusy = true;
+  const { answer, error } = await playGame(hands).finally(() => { gameBusy = false; });
+  if (error) {
+    gameStatus(`This hand could not be ${replace ? "put in" : "added"}: ${error}`, true);
+    return;
+  }
+  if (replace) correcting = null;
   game.hands = hands;
   game.answer = answer;
-  scored.added = hands.length;
-  saveGame();
   renderGame();
   followGame();
-  const button = $("#game-add");
-  if (button) button.replaceWith(gameAddButton().firstChild);
+  showGameAddButton();
+  $("#game-next").focus();
   const last = answer.hands[answer.hands.length - 1];
-  gameStatus(`Hand ${last.number} added${last.winner ? `, won by ${last.winner}` : ""}. `
-    + (answer.next ? `Next: ${answer.next.seats.E} is East.` : "The game is over."));
+  if (saveGame()) {
+    gameStatus(`Hand ${last.number} ${replace ? "corrected" : "added"}${last.winner ? `, won by ${last.winner}` : ""}. `
+      + (answer.next ? `Next: ${answer.next.seats.E} is East.` : "The game is over."));
+  }
 }
 
 async function undoGame() {
-  if (!game || !game.hands.length) return;
+  if (gameBusy || !game || !game.hands.length) return;
   const hands = game.hands.slice(0, -1);
-  const { answer, error } = await playGame(hands);
+  gameBusy = true;
+  const { answer, error } = await playGame(hands).finally(() => { gameBusy = false; });
   if (error) {
     gameStatus(`The last hand could not be taken back: ${error}`, true);
     return;
@@ -1098,51 +1210,71 @@ async function undoGame() {
   const taken = game.hands.length;
   game.hands = hands;
   game.answer = answer;
-  if (scored && scored.added === taken) scored.added = false;
-  saveGame();
   renderGame();
   followGame();
-  const button = $("#game-add");
-  if (button) button.replaceWith(gameAddButton().firstChild);
-  gameStatus(`Hand ${taken} taken back.`);
+  showGameAddButton();
+  $("#game-next").focus();
+  if (saveGame()) gameStatus(`Hand ${taken} taken back.`);
 }
 
 function endGame() {
-  if (!game) return;
+  if (!game || gameBusy) return;
   if (game.hands.length && !window.confirm("End this game? Its hands and totals will be forgotten.")) return;
   game = null;
   saveGame();
   renderGame();
-  const button = $("#game-add");
-  if (button) button.closest("p").remove();
+  showGameAddButton();
+  $("#player-E").focus();
   gameStatus("The game has ended.");
 }
 
-// a game as this page saved it: four names, its hands, and an answer for them (anything else,
-// from another version of the page or edited by hand, is no game)
+// a game as this page saved it: its rules, four names, its hands, and an answer for them
+// (anything else, from another version of the page or edited by hand, is no game)
 function savedGameShape(g) {
   const a = g && g.answer;
-  return Boolean(g && typeof g.ruleset === "string" && Array.isArray(g.players) && g.players.length === 4
+  return Boolean(g && g.ruleset in RULESET_NAMES && Array.isArray(g.players) && g.players.length === 4
     && g.players.every((p) => typeof p === "string") && Array.isArray(g.hands) && a && Array.isArray(a.hands)
     && a.hands.length === g.hands.length && a.totals && typeof a.totals === "object"
     && g.players.every((p) => typeof a.totals[p] === "number")
-    && (a.next === null ? a.finished === true : a.next && a.next.seats && WINDS.every((w) => g.players.includes(a.next.seats[w]))));
+    && a.hands.every((h) => h && WINDS.includes(h.round_wind) && h.payments && typeof h.payments === "object")
+    && (a.next === null ? a.finished === true
+      : Boolean(a.next && Number.isInteger(a.next.hand) && WINDS.includes(a.next.round_wind) && a.next.seats
+        && WINDS.every((w) => g.players.includes(a.next.seats[w])))));
+}
+
+function loadGame() {
+  let saved = null;
+  try { saved = localStorage.getItem(SAVED_GAME); } catch (e) { saved = null; }
+  let read;
+  try { read = JSON.parse(saved || "null"); } catch (e) { read = undefined; }
+  if (read !== null && !savedGameShape(read)) {
+    gameStatus("A game saved in this browser could not be read: start a new one.", true);
+    return null;
+  }
+  if (read && !("params" in read)) read.params = null;
+  return read;
 }
 
 function restoreGame() {
-  let saved = null;
-  try { saved = localStorage.getItem(SAVED_GAME); } catch (e) { saved = null; }
-  try { game = JSON.parse(saved || "null"); } catch (e) { game = undefined; }
-  if (game !== null && !savedGameShape(game)) {
-    game = null;
-    gameStatus("A game saved in this browser could not be read: start a new one.", true);
-  }
+  game = loadGame();
   try {
     renderGame();
   } catch (e) {
     game = null;
     renderGame();
+    gameStatus("A game saved in this browser could not be read: start a new one.", true);
   }
+  followGame();
+}
+
+// another tab of this page changed the game: this one follows, so neither writes over the other
+function gameChangedElsewhere(event) {
+  if (event.key !== SAVED_GAME && event.key !== null) return;
+  game = loadGame();
+  renderGame();
+  followGame();
+  showGameAddButton();
+  gameStatus(game ? "The game was changed in another tab of this page: this is it now." : "The game was ended in another tab of this page.");
 }
 
 // ------------------------------------------------------------------ wiring
@@ -1252,6 +1384,8 @@ function setup() {
   $("#game-start").addEventListener("submit", startGame);
   $("#game-undo").addEventListener("click", undoGame);
   $("#game-end").addEventListener("click", endGame);
+  for (const f of ["#ruleset", "#limit", "#mj_bonus"]) $(f).addEventListener("change", settingsChanged);
+  window.addEventListener("storage", gameChangedElsewhere);
   if (!restoreTable()) {
     showRuleFields(true);
     document.body.dataset.state = "ready";
