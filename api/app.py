@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import unicodedata
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
@@ -196,31 +195,13 @@ def game(body: GameRequest):
     wash and penalties are sent as tables of their `kind`, and settle as the engine says).  The
     server keeps nothing; the page keeps the game in the browser and sends it whole."""
     from scoring.case import ScoringError
-    from scoring.game import Game
+    from scoring.game import play_out
 
-    players = [unicodedata.normalize("NFC", p) for p in body.players]
-    unseen = next((p for p in players if any(unicodedata.category(c) in ("Cc", "Cf") for c in p)), None)
-    if unseen is not None:
-        return JSONResponse({"code": "invalid-request", "message": f"the player name {quoted(unseen)} holds a "
-                             "character that cannot be seen (a control or format character)"}, status_code=422)
-    if len({p.casefold() for p in players}) < 4:
-        return JSONResponse({"code": "invalid-request", "message": "a game needs four different player names "
-                             "(names that differ only in capitals are one name)"}, status_code=422)
-    play = Game(body.ruleset, players)
-    hands = []
-    for number, table in enumerate(body.hands, 1):
-        seats = play.seats()
-        try:
-            record = play.play(table.to_case())
-        except ScoringError as err:
-            return JSONResponse({"code": err.code, "message": f"hand {number}: {err}"}, status_code=422)
-        hands.append({"number": number, "round_wind": record.round_wind, "seats": seats,
-                      "winner": seats.get(record.result.winner) if record.result.winner else None,
-                      "payments": record.payments})
-    finished = play.finished
-    return {"ruleset": body.ruleset, "players": players, "hands": hands, "totals": play.totals,
-            "next": None if finished else {"hand": len(hands) + 1, "round_wind": play.round_wind, "seats": play.seats()},
-            "finished": finished}
+    try:
+        return play_out(body.ruleset, list(body.players), [t.to_case() for t in body.hands])
+    except ScoringError as err:
+        return JSONResponse({"code": err.code, "message": str(err)}, status_code=422)
+
 
 # --------------------------------------------------------------------------- photos
 

@@ -17,6 +17,7 @@ EXAMPLES = {
              "  echo '{\"ruleset\": \"pung-chow\", \"seat_wind\": \"S\", \"hands\": [{\"seat\": \"S\", "
              "\"winner\": true, \"concealed\": \"123678s222p99m\", \"melds\": [{\"kind\": \"chow\", "
              "\"tiles\": \"345m\"}], \"winning_tile\": \"2p\", \"win_by\": \"discard\"}]}' | mjscore score",
+    "game": "examples:\n  mjscore game tests/data/example_game.json\n  mjscore game --json my-game.json > totals.json",
     "recognize": "examples:\n  mjscore recognize api/static/example.jpg\n"
                  "  mjscore recognize --json --camera-seat S my-photos/*.jpg > readings.jsonl",
     "photo": "examples:\n  mjscore photo api/static/example.jpg --winner W\n"
@@ -30,6 +31,8 @@ EXAMPLES = {
 # name -> (module, help); each module offers add_arguments(parser) and run(args) -> int
 SUBCOMMANDS = {
     "score": ("scoring.cli", "score one case or a JSON list of cases (vectors.json format)"),
+    "game": ("scoring.cli_game", "play a game out from its hands: totals by player, East's rotation, who sits where "
+                                 "next"),
     "recognize": ("vision.cli_recognize", "recognize the tiles in photos and print a summary of each "
                                           "(one JSON line a photo with --json)"),
     "photo": ("vision.cli_photo", "recognize a table photo and print hands, scores and payments"),

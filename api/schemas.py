@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from scoring.game import MAX_GAME_HANDS
+
 Seat = Literal["E", "S", "W", "N"]
 Ruleset = Literal["pung-chow", "pung-chow-limit", "classical"]
 WinBy = Literal["self-draw", "discard", "loose-tile", "robbing-kong", "original-hand"]
@@ -81,8 +83,6 @@ class Table(BaseModel):
         return self.model_dump(exclude_unset=True)
 
 
-#: hands one /game request may hold (four rounds of four deals, East keeping the deal many times)
-MAX_GAME_HANDS = 500
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
 

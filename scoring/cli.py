@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 MAX_INPUT_BYTES = 20 * 1024 * 1024
 
 
-def _read(path: str):
+def read_json(path: str):
+    """The JSON in the file (or standard input for '-'), at most MAX_INPUT_BYTES of it."""
     if path == "-":
         stdin = getattr(sys.stdin, "buffer", None)  # (a test's StringIO has no bytes under it)
         data = stdin.read(MAX_INPUT_BYTES + 1) if stdin is not None else sys.stdin.read(MAX_INPUT_BYTES + 1).encode()
@@ -43,7 +44,7 @@ def _read(path: str):
 
 def run(args: argparse.Namespace) -> int:
     try:
-        data = _read(args.file)
+        data = read_json(args.file)
     except OSError as err:
         print(json.dumps({"error": {"code": "unreadable-input", "message": str(err)}}))
         return 2

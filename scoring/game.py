@@ -10,12 +10,16 @@ carry ``round_wind: null`` while the rotation is still tracked.
 from __future__ import annotations
 
 import copy
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from .case import ScoringError, parse_case
+from .case import RULESETS, ScoringError, parse_case
 from .engine import TableResult, evaluate
-from .tiles import WIND_LETTERS
+from .tiles import WIND_LETTERS, quoted
+
+#: the most hands one game may hold (four rounds of four deals, East keeping the deal many times)
+MAX_GAME_HANDS = 500
 
 
 @dataclass
@@ -90,3 +94,51 @@ class Game:
         if self.dealers_in_round == 4:
             self.dealers_in_round = 0
             self.round_index += 1
+
+
+def player_names(players: Any) -> list[str]:
+    """Four player names as a game keeps them: one Unicode spelling each (NFC), none holding a
+    character that cannot be seen, no two alike but for capitals."""
+    if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
+        raise ScoringError("invalid-case", "a game needs a list of four player names")
+    names = [unicodedata.normalize("NFC", p.strip()) for p in players]
+    for name in names:
+        if not name or len(name) > 40:
+            raise ScoringError("invalid-case", f"the player name {quoted(name)} must be 1 to 40 characters long")
+        if any(unicodedata.category(c) in ("Cc", "Cf") for c in name):
+            raise ScoringError("invalid-case", f"the player name {quoted(name)} holds a character that cannot be "
+                                               "seen (a control or format character)")
+    if len({n.casefold() for n in names}) < 4:
+        raise ScoringError("invalid-case", "a game needs four different player names (names that differ only in "
+                                           "capitals are one name)")
+    return names
+
+
+def play_out(ruleset: Any, players: Any, hands: Any) -> dict[str, Any]:
+    """A game played out from its hands, as JSON: each hand's seats, winner and payments by
+    player, the totals, who sits where at the next hand (None once the game is over) and whether
+    it is.  `hands`: the tables of the hands, in order, each in the vectors.json case format with
+    the winds of its own hand.  Refused (ScoringError) naming the hand the engine refuses."""
+    if ruleset not in RULESETS:
+        raise ScoringError("invalid-case", f"ruleset {quoted(ruleset)} is not one of {', '.join(RULESETS)}")
+    if not isinstance(hands, list):
+        raise ScoringError("invalid-case", "a game's hands are a list of tables")
+    if len(hands) > MAX_GAME_HANDS:
+        raise ScoringError("invalid-case", f"a game holds at most {MAX_GAME_HANDS} hands, not {len(hands)}")
+    names = player_names(players)
+    game = Game(str(ruleset), names)
+    played: list[dict[str, Any]] = []
+    for number, case in enumerate(hands, 1):
+        seats = game.seats()
+        if not isinstance(case, dict):
+            raise ScoringError("invalid-case", f"hand {number}: a table is a JSON object")
+        try:
+            record = game.play(case)
+        except ScoringError as err:
+            raise ScoringError(err.code, f"hand {number}: {err}") from None
+        winner = record.result.winner
+        played.append({"number": number, "round_wind": record.round_wind, "seats": seats,
+                       "winner": seats[winner] if winner else None, "payments": record.payments})
+    nxt = None if game.finished else {"hand": len(played) + 1, "round_wind": game.round_wind, "seats": game.seats()}
+    return {"ruleset": ruleset, "players": names, "hands": played, "totals": dict(game.totals), "next": nxt,
+            "finished": game.finished}

@@ -110,3 +110,49 @@ def test_score_reads_a_file_saved_with_a_byte_order_mark(tmp_path, capsys):
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(table).encode())
     assert main(["score", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["score"] == 22
+
+
+def _game(tmp_path, **changes):
+    vectors = {c["id"]: c for c in json.loads((REPO / "tests" / "data" / "vectors.json").read_text())}
+
+    def hand(case_id):
+        case = json.loads(json.dumps(vectors[case_id]))
+        case.pop("expected")
+        case["round_wind"] = None
+        return case
+
+    game = {"ruleset": "pung-chow-limit", "players": ["Ann", "Bo", "Cy", "Di"],
+            "hands": [hand("harr-II-ex07-east"), hand("harr-II-ex05"), hand("harr-II-wash-10")], **changes}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    return path
+
+
+def test_game_prints_each_hand_the_totals_and_who_sits_where_next(tmp_path, capsys):
+    """mjscore game: the same game as POST /api/v1/game (scoring.game.play_out), read as a scorer
+    reads it: East kept the deal with his win, Bo's win passed it to him, the wash changed it not.
+    The example under --help is this game."""
+    from scoring.game import play_out
+
+    path = _game(tmp_path)
+    example = json.loads((REPO / "tests" / "data" / "example_game.json").read_text())
+    assert play_out(**example) == play_out(**json.loads(path.read_text()))
+    assert main(["game", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "hand   1 (East round, East Ann): won by Ann; Ann +1800, Bo -600, Cy -600, Di -600"
+    assert out[2].startswith("hand   3 (East round, East Bo): won by no one; Ann -70, Bo -70, Cy +210")
+    assert out[3:8] == ["totals:", "  Ann  +1130", "  Bo   +530", "  Cy   -690", "  Di   -970"]
+    assert out[8] == "next: hand 4, East round: East Bo, South Cy, West Di, North Ann"
+    assert main(["game", "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert json.loads(capsys.readouterr().out) == play_out(data["ruleset"], data["players"], data["hands"])
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"players": ["Ann", "ann", "Cy", "Di"]}, "differ only in capitals"),
+    ({"ruleset": "classical"}, "hand 1: this game plays classical, not pung-chow-limit"),
+    ({"rules": "classical"}, "a game has no field 'rules'"),
+])
+def test_game_refuses_a_bad_game_naming_what_is_wrong(tmp_path, capsys, changes, words):
+    assert main(["game", str(_game(tmp_path, **changes))]) == 1
+    assert words in json.loads(capsys.readouterr().out)["error"]["message"]
