@@ -110,6 +110,8 @@ class GameNext(BaseModel):
     hand: int
     round_wind: Seat
     seats: dict[str, str] = Field(description="wind -> player at the next hand")
+    east_wins: int = Field(description="the hands this East has won in a row (the classical rules' limit hand J is "
+                                       "East's thirteenth: the game gives each classical hand its count)")
 
 
 class GameResult(BaseModel):

@@ -41,6 +41,9 @@ class Game:
     dealer: int = 0
     round_index: int = 0
     dealers_in_round: int = 0
+    #: the hands the present East has won in a row (the classical rules' limit hand J is East's
+    #: thirteenth)
+    east_wins: int = 0
     totals: dict[str, int] = field(default_factory=dict)
     history: list[HandRecord] = field(default_factory=list)
 
@@ -76,6 +79,13 @@ class Game:
         if wind is not None and case.get("round_wind") not in (None, wind):
             raise ScoringError("invalid-case", f"this hand is in the {wind} round, not {case['round_wind']}")
         case["round_wind"] = wind
+        params = case.get("params")
+        if self.ruleset == "classical" and isinstance(params, dict) and "east_consecutive_wins" not in params:
+            # the game counts East's wins in a row: a win now by East is this many (the engine
+            # reads it for East's win alone)
+            case["params"] = {**params, "east_consecutive_wins": self.east_wins + 1}
+        elif self.ruleset == "classical" and params is None:
+            case["params"] = {"east_consecutive_wins": self.east_wins + 1}
         result = evaluate(parse_case(case))
         seats = self.seats()
         payments = {seats[s]: amount for s, amount in result.payments.items()}
@@ -87,8 +97,11 @@ class Game:
         return record
 
     def _rotate(self, winner: str | None) -> None:
+        if winner == "E":
+            self.east_wins += 1
         if winner is None or winner == "E":
             return
+        self.east_wins = 0
         self.dealer = (self.dealer + 1) % 4
         self.dealers_in_round += 1
         if self.dealers_in_round == 4:
@@ -139,6 +152,7 @@ def play_out(ruleset: Any, players: Any, hands: Any) -> dict[str, Any]:
         winner = record.result.winner
         played.append({"number": number, "round_wind": record.round_wind, "seats": seats,
                        "winner": seats[winner] if winner else None, "payments": record.payments})
-    nxt = None if game.finished else {"hand": len(played) + 1, "round_wind": game.round_wind, "seats": game.seats()}
+    nxt = None if game.finished else {"hand": len(played) + 1, "round_wind": game.round_wind, "seats": game.seats(),
+                                      "east_wins": game.east_wins}
     return {"ruleset": ruleset, "players": names, "hands": played, "totals": dict(game.totals), "next": nxt,
             "finished": game.finished}

@@ -45,14 +45,15 @@ def test_a_game_settles_each_hand_among_the_players_by_name_and_rotates_east():
     assert game["totals"] == reference.totals and sum(game["totals"].values()) == 0
     # Ann (East) won and kept the deal; Bo (South) won and became East; the wash changed nothing
     assert [h["seats"]["E"] for h in game["hands"]] == ["Ann", "Ann", "Bo"]
-    assert game["next"] == {"hand": 4, "round_wind": "E", "seats": {"E": "Bo", "S": "Cy", "W": "Di", "N": "Ann"}}
+    assert game["next"] == {"hand": 4, "round_wind": "E", "seats": {"E": "Bo", "S": "Cy", "W": "Di", "N": "Ann"},
+                            "east_wins": 0}
     assert game["finished"] is False
 
 
 def test_a_game_with_no_hands_yet_says_who_sits_where():
     game = _post({"ruleset": "classical", "players": PLAYERS, "hands": []}).json()
     assert game["totals"] == {p: 0 for p in PLAYERS} and game["hands"] == []
-    assert game["next"] == {"hand": 1, "round_wind": "E", "seats": dict(zip("ESWN", PLAYERS))}
+    assert game["next"] == {"hand": 1, "round_wind": "E", "seats": dict(zip("ESWN", PLAYERS)), "east_wins": 0}
 
 
 def test_the_rounds_go_round_and_the_game_ends():
@@ -104,3 +105,10 @@ def test_part_one_hands_keep_the_round_wind_they_were_sent_with_unread():
     hand = _hand(part_one["id"], round_wind="S")
     answer = _post({"ruleset": "pung-chow", "players": PLAYERS, "hands": [hand]})
     assert answer.status_code == 200, answer.text
+
+
+def test_a_classical_game_counts_easts_wins_in_a_row_for_limit_hand_j():
+    east_wins = _hand("classical-winds")
+    game = _post({"ruleset": "classical", "players": PLAYERS, "hands": [east_wins] * 13}).json()
+    assert [h["payments"]["Ann"] for h in game["hands"]] == [game["hands"][0]["payments"]["Ann"]] * 12 + [6000]
+    assert game["next"]["east_wins"] == 13 and game["next"]["seats"]["E"] == "Ann"

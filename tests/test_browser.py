@@ -1320,12 +1320,17 @@ def test_a_game_takes_a_hand_once_follows_its_rules_and_other_tabs(server, page)
         page.fill(f"#player-{wind}", name)
     page.click("#game-begin")
     page.wait_for_selector("#game-on:not([hidden])")
+    sent = capture_score_requests(page)
     page.set_input_files("#photo", str(EXAMPLE))
     page.wait_for_selector("body[data-state=recognized]")
     page.select_option("#winner", "W")
     score(page)
+    # a classical game tells each hand East's wins in a row (limit hand J is the thirteenth); the
+    # game keeps its own count, not the table's
+    assert sent[-1]["params"] == {"limit": 1000, "east_consecutive_wins": 1}
     page.click("#game-add")
     page.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    assert page.evaluate("JSON.parse(localStorage.getItem('mjscore.game')).hands[0].params") == {"limit": 1000}
     assert page.evaluate("document.activeElement.id") == "game-next"
     score(page)  # the same table again: it is hand 1 already
     assert page.inner_text("#game-add") == "In the game as hand 1" and page.is_disabled("#game-add")

@@ -56,3 +56,20 @@ def test_washing_keeps_east():
     record = game.play(_hand("harr-II-wash-10", round_wind=None))
     assert record.payments["B"] == 210
     assert game.seats()["E"] == "A"
+
+
+def test_easts_thirteenth_win_in_a_row_is_the_classical_limit_hand_j():
+    """The game counts East's wins in a row and gives each classical hand the count: the
+    thirteenth is limit hand J (which the table alone cannot know); a deal passed starts again."""
+    game = Game("classical", ["A", "B", "C", "D"], {"limit": 1000, "east_double": True})
+    east_wins = _hand("classical-winds")
+    for k in range(1, 14):
+        record = game.play(east_wins)
+        assert game.east_wins == k
+        assert (record.result.to_json().get("limit_hand") == "J-east-13th-consecutive") == (k == 13), k
+    assert record.payments["A"] == 3 * 2 * 1000  # the limit, East paid double by each
+    game.play(_hand("classical-pair-own-round", round_wind=None))  # South wins: the deal passes
+    assert game.east_wins == 0 and game.seats()["E"] == "B"
+    given = _hand("classical-winds", round_wind=None)
+    given["params"] = {"limit": 1000, "east_double": True, "east_consecutive_wins": 13}
+    assert game.play(given).result.to_json().get("limit_hand") == "J-east-13th-consecutive"  # a count sent stands

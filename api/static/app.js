@@ -347,7 +347,7 @@ function changed(tiles = true) {
     $("#result-body").replaceChildren();
     // the scores shown, and the hand that could go to the game, are gone; a correction of the
     // game's last hand may replace it once scored again
-    if (scored && game && game.hands.length && sameTable(game.hands[game.hands.length - 1], scored.table)) {
+    if (scored && game && game.hands.length && sameHand(game.hands[game.hands.length - 1], scored.table)) {
       correcting = game.hands.length;
     }
     scored = null;
@@ -794,7 +794,17 @@ function buildCase() {
   const table = { ruleset, seat_wind: winner, round_wind: ruleset === "pung-chow" ? null : $("#round_wind").value, hands };
   const params = houseParams(ruleset);
   if (params) table.params = params;
+  // in a classical game, East's wins in a row (limit hand J is the thirteenth): as the game counts them
+  const next = game && game.ruleset === "classical" && ruleset === "classical" && game.answer.next;
+  if (next && Number.isInteger(next.east_wins)) table.params.east_consecutive_wins = next.east_wins + 1;
   return table;
+}
+
+// a table as the game keeps it: East's wins in a row are the game's own count, not the table's
+function forGame(table) {
+  const copy = JSON.parse(JSON.stringify(table));
+  if (copy.params) delete copy.params.east_consecutive_wins;
+  return copy;
 }
 
 // the house settings the form gives a table of these rules (none for Part I)
@@ -949,7 +959,7 @@ function renderResult(result, table) {
   const items = (seat) => (Array.isArray(result.items) ? (seat === result.winner ? result.items : []) : (result.items || {})[seat] || []);
   const doubles = (seat) => (Array.isArray(result.doubles) ? (seat === result.winner ? result.doubles : []) : (result.doubles || {})[seat] || []);
   // in a game, who sits where at this hand (the hand not yet added: the game's next)
-  const inGame = game ? game.hands.findIndex((h) => sameTable(h, table)) : -1;
+  const inGame = game ? game.hands.findIndex((h) => sameHand(h, table)) : -1;
   const names = !game ? null : (inGame >= 0 ? game.answer.hands[inGame].seats : (game.answer.next || {}).seats);
   const rows = WINDS.filter((w) => seats.includes(w) || (result.payments || {})[w] !== undefined).map((seat) => {
     const s = score(seat);
@@ -998,6 +1008,7 @@ function saveGame() {
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function sameTable(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+function sameHand(a, b) { return sameTable(forGame(a), forGame(b)); }
 
 // the game's house settings in words: "limit 300, Mah-Jongg bonus 10"
 function settingsText(params) {
@@ -1015,7 +1026,7 @@ function notForGame(table, round) {
     return `this game plays ${RULESET_NAMES[game.ruleset]}, and the hand was scored by ${RULESET_NAMES[table.ruleset]}: `
       + "choose the game's rules above and score it again.";
   }
-  if (!sameTable(table.params || null, game.params || null)) {
+  if (!sameTable(forGame(table).params || null, game.params || null)) {
     return `this game plays with ${settingsText(game.params)}, and the hand was scored with ${settingsText(table.params)}: `
       + "set the game's house settings above and score it again.";
   }
@@ -1031,7 +1042,7 @@ function notForGame(table, round) {
 function gameAddButton() {
   if (!game || !scored) return "";
   const row = (...children) => el("p", { id: "game-add-row" }, ...children);
-  const already = game.hands.findIndex((h) => sameTable(h, scored.table));
+  const already = game.hands.findIndex((h) => sameHand(h, scored.table));
   if (already >= 0) {
     return row(el("button", { type: "button", id: "game-add", class: "button", disabled: true }, `In the game as hand ${already + 1}`));
   }
@@ -1168,7 +1179,7 @@ async function startGame(event) {
 }
 
 async function addToGame(replace) {
-  if (gameBusy || !game || !scored || game.hands.some((h) => sameTable(h, scored.table))) return;
+  if (gameBusy || !game || !scored || game.hands.some((h) => sameHand(h, scored.table))) return;
   replace = Boolean(replace && scored.replaces && scored.replaces === game.hands.length);
   const kept = replace ? game.hands.slice(0, -1) : game.hands;
   const round = replace ? game.answer.hands[game.answer.hands.length - 1].round_wind : (game.answer.next || {}).round_wind;
@@ -1177,7 +1188,7 @@ async function addToGame(replace) {
     gameStatus(`This hand cannot be ${replace ? "put in" : "added"}: ${why}`, true);
     return;
   }
-  const hands = kept.concat([scored.table]);
+  const hands = kept.concat([forGame(scored.table)]);
   gameBusy = true;
   const { answer, error } = await playGame(hands).finally(() => { gameBusy = false; });
   if (error) {
