@@ -104,6 +104,7 @@ class GameHand(BaseModel):
     seats: dict[str, str] = Field(description="wind -> player at this hand")
     winner: Optional[str] = Field(description="the player who won, null for a hand no one won (a wash)")
     payments: dict[str, int] = Field(description="player -> points won (+) or paid (-) in this hand")
+    east_wins: int = Field(description="the hands East had won in a row before this one")
 
 
 class GameNext(BaseModel):

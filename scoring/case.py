@@ -282,6 +282,8 @@ def _check_meld_shape(meld: Meld, where: str) -> None:
 #: the numeric parameters a ruleset reads (RULES.md 0.2), each with its least allowed value;
 #: null keeps the ruleset's default (for `limit`: no cap in the limit game)
 _NUMBER_PARAMS: Final = (("limit", 1), ("mj_bonus", 1), ("east_consecutive_wins", 0))
+#: no house setting is larger (a limit of a thousand digits made totals no printer could show)
+MAX_PARAM: Final = 1_000_000_000
 
 
 def _check_params(params: dict, ruleset: str) -> None:
@@ -297,11 +299,11 @@ def _check_params(params: dict, ruleset: str) -> None:
         raise ScoringError("invalid-case", f"params.{other} is no setting of {ruleset}, which {takes}")
     for key, least in _NUMBER_PARAMS:
         value = params.get(key)
-        if value is None or type(value) is int and value >= least:
+        if value is None or type(value) is int and least <= value <= MAX_PARAM:
             continue
-        if isinstance(value, float) and value.is_integer() and value >= least:
+        if isinstance(value, float) and value.is_integer() and least <= value <= MAX_PARAM:
             continue
-        raise ScoringError("invalid-case", f"params.{key} must be a whole number of at least {least} "
+        raise ScoringError("invalid-case", f"params.{key} must be a whole number from {least} to {MAX_PARAM:,} "
                                            f"or null, not {quoted(value)}")
     double = params.get("east_double")
     if double is not None and not isinstance(double, bool):

@@ -29,6 +29,7 @@ class HandRecord:
     east: str
     result: TableResult
     payments: dict[str, int]  # by player name
+    east_wins: int = 0  # the hands East had won in a row before this one
 
 
 @dataclass
@@ -79,26 +80,30 @@ class Game:
         if wind is not None and case.get("round_wind") not in (None, wind):
             raise ScoringError("invalid-case", f"this hand is in the {wind} round, not {case['round_wind']}")
         case["round_wind"] = wind
-        params = case.get("params")
-        if self.ruleset == "classical" and isinstance(params, dict) and "east_consecutive_wins" not in params:
-            # the game counts East's wins in a row: a win now by East is this many (the engine
-            # reads it for East's win alone)
-            case["params"] = {**params, "east_consecutive_wins": self.east_wins + 1}
-        elif self.ruleset == "classical" and params is None:
-            case["params"] = {"east_consecutive_wins": self.east_wins + 1}
+        streak = self.east_wins + 1  # East's wins in a row, should East win this hand
+        if self.ruleset == "classical":
+            # the game counts them (the engine reads the count for East's win alone); a count
+            # the hand gives stands, and the game goes on from it
+            params = case.get("params") or {}
+            if isinstance(params, dict):
+                given = params.get("east_consecutive_wins")
+                if given is None:
+                    case["params"] = {**params, "east_consecutive_wins": streak}
+                elif isinstance(given, (int, float)) and not isinstance(given, bool) and float(given).is_integer():
+                    streak = int(given)  # (anything else the engine refuses, naming it)
         result = evaluate(parse_case(case))
         seats = self.seats()
         payments = {seats[s]: amount for s, amount in result.payments.items()}
         for player, amount in payments.items():
             self.totals[player] += amount
-        record = HandRecord(len(self.history) + 1, self.round_wind, seats["E"], result, payments)
+        record = HandRecord(len(self.history) + 1, self.round_wind, seats["E"], result, payments, self.east_wins)
         self.history.append(record)
-        self._rotate(result.winner)
+        self._rotate(result.winner, streak)
         return record
 
-    def _rotate(self, winner: str | None) -> None:
+    def _rotate(self, winner: str | None, streak: int) -> None:
         if winner == "E":
-            self.east_wins += 1
+            self.east_wins = streak
         if winner is None or winner == "E":
             return
         self.east_wins = 0
@@ -151,7 +156,8 @@ def play_out(ruleset: Any, players: Any, hands: Any) -> dict[str, Any]:
             raise ScoringError(err.code, f"hand {number}: {err}") from None
         winner = record.result.winner
         played.append({"number": number, "round_wind": record.round_wind, "seats": seats,
-                       "winner": seats[winner] if winner else None, "payments": record.payments})
+                       "winner": seats[winner] if winner else None, "payments": record.payments,
+                       "east_wins": record.east_wins})
     nxt = None if game.finished else {"hand": len(played) + 1, "round_wind": game.round_wind, "seats": game.seats(),
                                       "east_wins": game.east_wins}
     return {"ruleset": ruleset, "players": names, "hands": played, "totals": dict(game.totals), "next": nxt,

@@ -1383,3 +1383,133 @@ def test_a_corrected_last_hand_can_take_its_place_in_the_game(server, page):
     after = page.inner_text('#game-totals li[data-player="Cy"] strong')
     assert before != after
     assert page.inner_text("#game-add") == "In the game as hand 1" and page.is_disabled("#game-add")
+
+
+def _start_game(page, server, ruleset="pung-chow-limit"):
+    page.goto(server + "/")
+    page.select_option("#ruleset", ruleset)
+    for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
+        page.fill(f"#player-{wind}", name)
+    page.click("#game-begin")
+    page.wait_for_selector("#game-on:not([hidden])")
+
+
+def _score_example(page, winner="W", win_by="discard"):
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    page.select_option("#winner", winner)
+    page.select_option("#win_by", win_by)
+    score(page)
+
+
+def _game_in_storage(page, hands, ruleset="pung-chow-limit"):
+    """A game of `hands` (vectors) put in the browser's storage as the page keeps it."""
+    from scoring.game import play_out
+
+    vectors = {c["id"]: c for c in json.loads((REPO / "tests" / "data" / "vectors.json").read_text())}
+    tables = []
+    for case_id in hands:
+        case = json.loads(json.dumps(vectors[case_id]))
+        case.pop("expected")
+        case["round_wind"] = None
+        tables.append(case)
+    answer = play_out(ruleset, ["Ann", "Bo", "Cy", "Di"], tables)
+    tables = [dict(t, round_wind=h["round_wind"]) for t, h in zip(tables, answer["hands"])]
+    game = {"ruleset": ruleset, "players": ["Ann", "Bo", "Cy", "Di"], "hands": tables, "answer": answer,
+            "params": {"mj_bonus": 10, "limit": 300}}
+    page.evaluate("(g) => localStorage.setItem('mjscore.game', JSON.stringify(g))", game)
+    return game
+
+
+def test_the_hand_that_ends_a_round_can_be_scored_again_and_corrected(server, page):
+    """Three hands pass the deal; the fourth, added, ends the East round: scored again unchanged
+    it is the same hand, and corrected it takes its own place, in its own round, with its own
+    players named."""
+    answer_from_truth(page)
+    page.goto(server + "/")
+    _game_in_storage(page, ["harr-II-ex05"] * 3)
+    page.reload()
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.inner_text("#game-next").startswith("Hand 4, East round: East Di")
+    _score_example(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 4 added')")
+    assert page.inner_text("#game-next").startswith("Hand 5, South round: East Ann")
+    score(page)
+    assert page.inner_text("#game-add") == "In the game as hand 4"
+    page.select_option("#win_by", "self-draw")
+    score(page)
+    assert page.inner_text("#result-body tbody tr[data-seat=W] th") == "West · Bo (winner)"  # hand 4's West
+    page.click("#game-replace")
+    page.wait_for_selector("#game-status:has-text('Hand 4 corrected')")
+    assert page.locator("#game-body tbody tr").count() == 4
+    stored = page.evaluate("JSON.parse(localStorage.getItem('mjscore.game'))")
+    corrected = next(h for h in stored["hands"][3]["hands"] if h["winner"])
+    assert stored["hands"][3]["round_wind"] == "E" and corrected["win_by"] == "self-draw"
+    assert page.inner_text("#game-next").startswith("Hand 5, South round: East Ann")
+
+
+def test_a_game_saved_before_games_kept_their_house_settings_takes_hands(server, page):
+    answer_from_truth(page)
+    page.goto(server + "/")
+    game = _game_in_storage(page, ["harr-II-ex05"])
+    del game["params"]
+    for hand in game["answer"]["hands"]:
+        del hand["east_wins"]
+    del game["answer"]["next"]["east_wins"]
+    page.evaluate("(g) => localStorage.setItem('mjscore.game', JSON.stringify(g))", game)
+    page.reload()
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.input_value("#limit") == "300"
+    _score_example(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 2 added')")
+
+
+def test_a_hand_on_its_way_when_another_tab_adds_one_is_not_written_over_it(server, page):
+    answer_from_truth(page)
+    _start_game(page, server)
+    _score_example(page)
+    held = []
+    page.route("**/api/v1/game", lambda route: held.append(route))
+    page.click("#game-add")
+    page.wait_for_timeout(300)
+    assert held
+    other = page.context.new_page()
+    answer_from_truth(other)
+    other.goto(server + "/")
+    other.wait_for_selector("#game-on:not([hidden])")
+    _score_example(other, win_by="self-draw")
+    other.click("#game-add")
+    other.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    page.wait_for_selector("#game-status:has-text('changed in another tab')")
+    page.unroute("**/api/v1/game")
+    held[0].continue_()
+    page.wait_for_selector("#game-status:has-text('was not added')")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('mjscore.game'))")
+    winner = next(h for h in stored["hands"][0]["hands"] if h["winner"])
+    assert len(stored["hands"]) == 1 and winner["win_by"] == "self-draw"  # the other tab's hand
+    other.close()
+
+
+def test_a_classical_hand_scored_again_carries_its_own_count_of_easts_wins(server, page):
+    """East's wins in a row sent with a classical hand are those before that hand: the next
+    hand's for a new one, the hand's own when it is scored again after the game moved on."""
+    answer_from_truth(page)
+    page.goto(server + "/")
+    game = _game_in_storage(page, ["classical-winds"], ruleset="classical")  # East (Ann) won hand 1
+    game["params"] = {"limit": 1000}
+    page.evaluate("(g) => localStorage.setItem('mjscore.game', JSON.stringify(g))", game)
+    page.reload()
+    page.wait_for_selector("#game-on:not([hidden])")
+    sent = capture_score_requests(page)
+    page.set_input_files("#photo", str(EXAMPLE))
+    page.wait_for_selector("body[data-state=recognized]")
+    page.select_option("#winner", "W")
+    score(page)
+    assert sent[-1]["params"]["east_consecutive_wins"] == 2  # East has won 1 in a row before it
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 2 added')")
+    assert page.inner_text("#game-next").startswith("Hand 3, East round: East Bo")  # West won: the deal passed
+    score(page)
+    assert sent[-1]["params"]["east_consecutive_wins"] == 2 and page.inner_text("#game-add") == "In the game as hand 2"

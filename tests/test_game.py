@@ -73,3 +73,26 @@ def test_easts_thirteenth_win_in_a_row_is_the_classical_limit_hand_j():
     given = _hand("classical-winds", round_wind=None)
     given["params"] = {"limit": 1000, "east_double": True, "east_consecutive_wins": 13}
     assert game.play(given).result.to_json().get("limit_hand") == "J-east-13th-consecutive"  # a count sent stands
+
+
+def test_a_count_the_hand_gives_stands_and_the_game_goes_on_from_it():
+    """A classical hand may say East's wins in a row itself (a game begun mid-evening): the
+    game goes on from that count, and a hand with empty or falsy params still gets the game's."""
+    game = Game("classical", ["A", "B", "C", "D"])
+    given = _hand("classical-winds", round_wind=None)
+    given["params"] = {"limit": 1000, "east_double": True, "east_consecutive_wins": 12}
+    game.play(given)
+    assert game.east_wins == 12
+    bare = _hand("classical-winds", round_wind=None)
+    bare["params"] = {}
+    assert game.play(bare).result.to_json().get("limit_hand") == "J-east-13th-consecutive"
+    assert game.history[-1].east_wins == 12
+
+
+def test_house_settings_are_bounded():
+    from scoring import score_table
+
+    case = _hand("classical-winds")
+    case["params"] = {"limit": 9 * 10 ** 4000}
+    error = score_table(case)["error"]
+    assert error["code"] == "invalid-case" and "from 1 to 1,000,000,000" in error["message"]

@@ -741,7 +741,8 @@ async function recognizeFile(file) {
   model = buildModel(rec, camera);
   cameraShown = camera;
   scored = null;
-  correcting = null;  // a new photo is a new hand
+  correcting = null;  // a new photo is a new hand, in the game's next round
+  followGame();
   // a new hand: who won and how come from this photo (a sideways tile) or from the player, not
   // from the last table; the rules, the round and the house settings stay
   $("#winner").value = model.winnerWind || "";
@@ -794,10 +795,29 @@ function buildCase() {
   const table = { ruleset, seat_wind: winner, round_wind: ruleset === "pung-chow" ? null : $("#round_wind").value, hands };
   const params = houseParams(ruleset);
   if (params) table.params = params;
-  // in a classical game, East's wins in a row (limit hand J is the thirteenth): as the game counts them
-  const next = game && game.ruleset === "classical" && ruleset === "classical" && game.answer.next;
-  if (next && Number.isInteger(next.east_wins)) table.params.east_consecutive_wins = next.east_wins + 1;
+  // in a classical game, East's wins in a row before this hand, as the game counts them (limit
+  // hand J is East's thirteenth): the count before the hand it is, the next one or one in the game
+  const hand = game && game.answer && game.ruleset === ruleset ? gameHandOf(table) : null;
+  if (hand && hand !== game.answer.next && table.round_wind !== null) {
+    // a hand of the game, scored again or corrected, is one of its own round, whatever the form
+    // has moved on to
+    table.round_wind = hand.round_wind;
+    $("#round_wind").value = hand.round_wind;
+  }
+  if (hand && ruleset === "classical" && Number.isInteger(hand.east_wins)) {
+    table.params.east_consecutive_wins = hand.east_wins + 1;
+  }
   return table;
+}
+
+// the hand of the game a table is: the one in the game it repeats, the game's last hand while it
+// is being corrected, or else the next ({seats, round_wind, east_wins}); null without a game
+function gameHandOf(table) {
+  if (!game || !game.answer) return null;
+  const already = game.hands.findIndex((h) => sameHand(h, table));
+  if (already >= 0) return game.answer.hands[already];
+  if (correcting && correcting === game.hands.length) return game.answer.hands[correcting - 1];
+  return game.answer.next;
 }
 
 // a table as the game keeps it: East's wins in a row are the game's own count, not the table's
@@ -805,6 +825,12 @@ function forGame(table) {
   const copy = JSON.parse(JSON.stringify(table));
   if (copy.params) delete copy.params.east_consecutive_wins;
   return copy;
+}
+
+// the same hand: the same tiles, winner and settings, whatever wind of the round the form showed
+function handKey(table) {
+  const { round_wind: _round, ...rest } = forGame(table);
+  return JSON.stringify(rest);
 }
 
 // the house settings the form gives a table of these rules (none for Part I)
@@ -959,8 +985,8 @@ function renderResult(result, table) {
   const items = (seat) => (Array.isArray(result.items) ? (seat === result.winner ? result.items : []) : (result.items || {})[seat] || []);
   const doubles = (seat) => (Array.isArray(result.doubles) ? (seat === result.winner ? result.doubles : []) : (result.doubles || {})[seat] || []);
   // in a game, who sits where at this hand (the hand not yet added: the game's next)
-  const inGame = game ? game.hands.findIndex((h) => sameHand(h, table)) : -1;
-  const names = !game ? null : (inGame >= 0 ? game.answer.hands[inGame].seats : (game.answer.next || {}).seats);
+  const hand = gameHandOf(table);
+  const names = hand ? hand.seats : null;
   const rows = WINDS.filter((w) => seats.includes(w) || (result.payments || {})[w] !== undefined).map((seat) => {
     const s = score(seat);
     const details = el("ul", { class: "items" },
@@ -1008,7 +1034,7 @@ function saveGame() {
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function sameTable(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
-function sameHand(a, b) { return sameTable(forGame(a), forGame(b)); }
+function sameHand(a, b) { return handKey(a) === handKey(b); }
 
 // the game's house settings in words: "limit 300, Mah-Jongg bonus 10"
 function settingsText(params) {
@@ -1016,6 +1042,7 @@ function settingsText(params) {
   const parts = [];
   if ("limit" in params) parts.push(params.limit === null ? "no limit" : `limit ${params.limit}`);
   if ("mj_bonus" in params) parts.push(`Mah-Jongg bonus ${params.mj_bonus}`);
+  if ("east_double" in params) parts.push(params.east_double ? "East paying and receiving double" : "East not doubled");
   return parts.join(", ");
 }
 
@@ -1040,7 +1067,7 @@ function notForGame(table, round) {
 // under the scores: the button that adds this hand to the game (or puts a corrected last hand
 // in its place), or why it cannot go; one paragraph, #game-add-row
 function gameAddButton() {
-  if (!game || !scored) return "";
+  if (!game || !game.answer || !scored) return "";
   const row = (...children) => el("p", { id: "game-add-row" }, ...children);
   const already = game.hands.findIndex((h) => sameHand(h, scored.table));
   if (already >= 0) {
@@ -1095,11 +1122,11 @@ function renderGame() {
 }
 
 // the game as the server plays it out, or its message (the game itself is left as it was)
-async function playGame(hands) {
+async function playGame(hands, of = game) {
   let response;
   try {
     response = await fetch("api/v1/game", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ruleset: game.ruleset, players: game.players, hands }) });
+      body: JSON.stringify({ ruleset: of.ruleset, players: of.players, hands }) });
   } catch (e) {
     return { error: OFFLINE };
   }
@@ -1113,9 +1140,11 @@ function gameStatus(text, isError) {
   status.classList.toggle("error", Boolean(isError));
 }
 
-// the form follows the game: its rules, house settings and the next hand's wind of the round
-function followGame() {
-  if (!game) return;
+// the form follows the game: its rules, house settings and (`round`) the next hand's wind of the
+// round; after a hand is added its scores stay shown, with the round they were scored in, until a
+// new photo is read (scored again unchanged, they are the same hand; corrected, they replace it)
+function followGame(round = true) {
+  if (!game || !game.answer) return;
   if ($("#ruleset").value !== game.ruleset) {
     $("#ruleset").value = game.ruleset;
     showRuleFields(false);
@@ -1124,7 +1153,7 @@ function followGame() {
   if ("limit" in params) $("#limit").value = params.limit === null ? "" : String(params.limit);
   if ("mj_bonus" in params) $("#mj_bonus").value = String(params.mj_bonus);
   const next = game.answer.next;
-  if (next && game.ruleset !== "pung-chow") $("#round_wind").value = next.round_wind;
+  if (round && next && game.ruleset !== "pung-chow") $("#round_wind").value = next.round_wind;
 }
 
 // a change of rules or house settings on the form while a game is on: said at once
@@ -1156,21 +1185,26 @@ async function startGame(event) {
     markPlayer(missing, `Name the player sitting ${WIND_NAMES[missing]} at the first hand.`);
     return;
   }
-  const twice = WINDS.find((w, k) => players.slice(0, k).some((p) => p.toLowerCase() === players[k].toLowerCase()));
+  const key = (p) => p.normalize("NFC").toLowerCase();
+  const twice = WINDS.find((w, k) => players.slice(0, k).some((p) => key(p) === key(players[k])));
   if (twice) {
     markPlayer(twice, "Give the four players four different names.");
     return;
   }
   markPlayer(null);
+  if (gameBusy) return;
   const ruleset = $("#ruleset").value;
-  game = { ruleset, params: houseParams(ruleset), players, hands: [], answer: null };
-  const { answer, error } = await playGame([]);
+  const begun = { ruleset, params: houseParams(ruleset), players, hands: [], answer: null };
+  gameBusy = true;
+  const { answer, error } = await playGame([], begun).finally(() => { gameBusy = false; });
   if (error) {
-    game = null;
     gameStatus(`The game could not start: ${error}`, true);
     return;
   }
-  game.answer = answer;
+  if (game) return;  // another tab began one meanwhile: this tab follows it
+  begun.answer = answer;
+  game = begun;
+  correcting = null;
   renderGame();
   followGame();
   showGameAddButton();
@@ -1189,17 +1223,23 @@ async function addToGame(replace) {
     return;
   }
   const hands = kept.concat([forGame(scored.table)]);
+  const base = game;
   gameBusy = true;
   const { answer, error } = await playGame(hands).finally(() => { gameBusy = false; });
+  if (game !== base) {
+    gameStatus("The game changed in another tab meanwhile: this hand was not added; add it again if it is still missing.", true);
+    showGameAddButton();
+    return;
+  }
   if (error) {
     gameStatus(`This hand could not be ${replace ? "put in" : "added"}: ${error}`, true);
     return;
   }
-  if (replace) correcting = null;
+  correcting = null;
   game.hands = hands;
   game.answer = answer;
   renderGame();
-  followGame();
+  followGame(false);
   showGameAddButton();
   $("#game-next").focus();
   const last = answer.hands[answer.hands.length - 1];
@@ -1212,12 +1252,18 @@ async function addToGame(replace) {
 async function undoGame() {
   if (gameBusy || !game || !game.hands.length) return;
   const hands = game.hands.slice(0, -1);
+  const base = game;
   gameBusy = true;
   const { answer, error } = await playGame(hands).finally(() => { gameBusy = false; });
+  if (game !== base) {
+    gameStatus("The game changed in another tab meanwhile: nothing was taken back.", true);
+    return;
+  }
   if (error) {
     gameStatus(`The last hand could not be taken back: ${error}`, true);
     return;
   }
+  correcting = null;
   const taken = game.hands.length;
   game.hands = hands;
   game.answer = answer;
@@ -1232,6 +1278,7 @@ function endGame() {
   if (!game || gameBusy) return;
   if (game.hands.length && !window.confirm("End this game? Its hands and totals will be forgotten.")) return;
   game = null;
+  correcting = null;
   saveGame();
   renderGame();
   showGameAddButton();
@@ -1262,7 +1309,12 @@ function loadGame() {
     gameStatus("A game saved in this browser could not be read: start a new one.", true);
     return null;
   }
-  if (read && !("params" in read)) read.params = null;
+  if (read && !("params" in read)) {
+    // saved by the page before games kept their house settings: those of its first hand, or
+    // the rules' usual ones
+    const first = read.hands.length ? forGame(read.hands[0]).params : null;
+    read.params = first || { "pung-chow-limit": { mj_bonus: 10, limit: 300 }, classical: { limit: 1000 } }[read.ruleset] || null;
+  }
   return read;
 }
 
@@ -1282,8 +1334,9 @@ function restoreGame() {
 function gameChangedElsewhere(event) {
   if (event.key !== SAVED_GAME && event.key !== null) return;
   game = loadGame();
+  correcting = null;
   renderGame();
-  followGame();
+  followGame(document.body.dataset.state !== "scored");
   showGameAddButton();
   gameStatus(game ? "The game was changed in another tab of this page: this is it now." : "The game was ended in another tab of this page.");
 }
