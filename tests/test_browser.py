@@ -1513,3 +1513,30 @@ def test_a_classical_hand_scored_again_carries_its_own_count_of_easts_wins(serve
     assert page.inner_text("#game-next").startswith("Hand 3, East round: East Bo")  # West won: the deal passed
     score(page)
     assert sent[-1]["params"]["east_consecutive_wins"] == 2 and page.inner_text("#game-add") == "In the game as hand 2"
+
+
+def test_the_game_is_saved_as_a_spreadsheet(server, page, tmp_path):
+    """A row a hand (its number, round, East, winner, each player's points) and the totals; a
+    name a spreadsheet would take for a formula is written as text."""
+    import csv
+
+    answer_from_truth(page)
+    page.goto(server + "/")
+    page.select_option("#ruleset", "pung-chow-limit")
+    for wind, name in zip("ESWN", ["Ann", "=Bo", "Cy, Jr.", "Di"]):
+        page.fill(f"#player-{wind}", name)
+    page.click("#game-begin")
+    page.wait_for_selector("#game-on:not([hidden])")
+    _score_example(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    with page.expect_download() as download:
+        page.click("#game-save")
+    path = tmp_path / "game.csv"
+    download.value.save_as(path)
+    assert download.value.suggested_filename.startswith("mahjong-game-")
+    rows = list(csv.reader(path.open(newline="")))
+    assert rows[0] == ["hand", "round", "East", "won by", "Ann", "'=Bo", "Cy, Jr.", "Di"]
+    totals = {p: page.inner_text(f'#game-totals li[data-player="{p}"] strong') for p in ["Ann", "=Bo", "Cy, Jr.", "Di"]}
+    assert rows[1][:4] == ["1", "East", "Ann", "Cy, Jr."]
+    assert rows[2][0] == "total" and [int(v) for v in rows[2][4:]] == [int(t) for t in totals.values()]

@@ -1286,6 +1286,35 @@ function endGame() {
   gameStatus("The game has ended.");
 }
 
+// the game as a CSV file for the club's records: a row a hand (its number, round, East, winner
+// and each player's points), then the totals; a spreadsheet opens it as it is
+function gameCsv() {
+  const cell = (v) => {
+    const text = String(v);
+    // a name a spreadsheet would take for a formula is written as text
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+$/.test(text) ? `'${text}` : text;
+    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  const players = game.players;
+  const rows = [["hand", "round", "East", "won by", ...players]];
+  for (const h of game.answer.hands) {
+    rows.push([h.number, game.ruleset === "pung-chow" ? WINDS.indexOf(h.round_wind) + 1 : WIND_NAMES[h.round_wind],
+      h.seats.E, h.winner === null ? "" : h.winner, ...players.map((p) => h.payments[p] || 0)]);
+  }
+  rows.push(["total", "", "", "", ...players.map((p) => game.answer.totals[p])]);
+  return rows.map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
+}
+
+function saveGameFile() {
+  if (!game || !game.answer) return;
+  const url = URL.createObjectURL(new Blob([gameCsv()], { type: "text/csv" }));
+  const link = el("a", { href: url, download: `mahjong-game-${new Date().toISOString().slice(0, 10)}.csv` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 // a game as this page saved it: its rules, four names, its hands, and an answer for them
 // (anything else, from another version of the page or edited by hand, is no game)
 function savedGameShape(g) {
@@ -1447,6 +1476,7 @@ function setup() {
   for (const box of document.querySelectorAll("input[name=flag]")) box.addEventListener("change", () => changed(false));
   $("#game-start").addEventListener("submit", startGame);
   $("#game-undo").addEventListener("click", undoGame);
+  $("#game-save").addEventListener("click", saveGameFile);
   $("#game-end").addEventListener("click", endGame);
   for (const f of ["#ruleset", "#limit", "#mj_bonus"]) $(f).addEventListener("change", settingsChanged);
   window.addEventListener("storage", gameChangedElsewhere);
