@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from .engine import score_table
 from .explain import explain
@@ -42,17 +43,24 @@ def read_json(path: str):
     return json.loads(data.decode("utf-8-sig"))  # (a BOM, as Windows Notepad writes one, is no error)
 
 
-def run(args: argparse.Namespace) -> int:
+def read_input(path: str) -> tuple[Any, int]:
+    """(the JSON read, 0), or (None, 2) once the reason it could not be read is printed as a JSON
+    error line (what every mjscore command that reads JSON answers)."""
     try:
-        data = read_json(args.file)
+        return read_json(path), 0
     except OSError as err:
         print(json.dumps({"error": {"code": "unreadable-input", "message": str(err)}}))
-        return 2
     except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, nesting past the reader's depth,
         # or a number of thousands of digits (Python's limit on int conversion)
         why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
         print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {why}"}}))
-        return 2
+    return None, 2
+
+
+def run(args: argparse.Namespace) -> int:
+    data, status = read_input(args.file)
+    if status:
+        return status
     cases = data if isinstance(data, list) else [data]
     results = [score_table(c) for c in cases]
     if args.explain:

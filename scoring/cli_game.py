@@ -6,7 +6,7 @@ import argparse
 import json
 
 from .case import ScoringError
-from .cli import read_json
+from .cli import read_input
 from .game import play_out
 from .tiles import WIND_LETTERS
 
@@ -50,15 +50,9 @@ def summary(game: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        data = read_json(args.file)
-    except OSError as err:
-        print(json.dumps({"error": {"code": "unreadable-input", "message": str(err)}}))
-        return 2
-    except (ValueError, RecursionError) as err:
-        why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {why}"}}))
-        return 2
+    data, status = read_input(args.file)
+    if status:
+        return status
     try:
         if not isinstance(data, dict):
             raise ScoringError("invalid-case", "a game is a JSON object with ruleset, players and hands")

@@ -46,27 +46,29 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="module")
-def server():
+def _serving(command: list[str]):
+    """Start the service (`command`, to which --port PORT is added) and wait for /healthz:
+    (process, its address)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning"],
-        cwd=REPO,
-    )
+    proc = subprocess.Popen(command + ["--port", str(port), "--log-level", "warning"], cwd=REPO)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
     while True:
         try:
             if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                break
+                return proc, base
         except httpx.HTTPError:
             pass
-        assert proc.poll() is None, "uvicorn exited during start-up"
-        assert time.time() < deadline, "uvicorn did not answer within 90 s"
+        assert proc.poll() is None, f"{command} exited during start-up"
+        assert time.time() < deadline, f"{command} did not answer within 90 s"
         time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, base = _serving([sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1"])
     yield base
     proc.terminate()
     proc.wait(timeout=20)
@@ -1146,22 +1148,7 @@ class _StrippingProxy:
 def behind_a_proxy():
     """mjscore served with `--root-path /mahjong` behind a front server that takes the prefix
     off (uploads over 1 MB refused by the front server, as nginx's default)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--root-path", "/mahjong",
-                             "--log-level", "warning"], cwd=REPO)
-    upstream = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            if httpx.get(f"{upstream}/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert proc.poll() is None, "mjscore serve exited during start-up"
-        assert time.time() < deadline, "mjscore serve did not answer within 90 s"
-        time.sleep(0.2)
+    proc, upstream = _serving([sys.executable, "-m", "api.cli", "serve", "--root-path", "/mahjong"])
     proxy = _StrippingProxy(upstream, "/mahjong", max_body=1024 * 1024)
     yield proxy
     proxy.close()
@@ -1321,10 +1308,7 @@ def test_a_game_takes_a_hand_once_follows_its_rules_and_other_tabs(server, page)
     page.click("#game-begin")
     page.wait_for_selector("#game-on:not([hidden])")
     sent = capture_score_requests(page)
-    page.set_input_files("#photo", str(EXAMPLE))
-    page.wait_for_selector("body[data-state=recognized]")
-    page.select_option("#winner", "W")
-    score(page)
+    _score_example(page)
     # a classical game tells each hand East's wins in a row (limit hand J is the thirteenth); the
     # game keeps its own count, not the table's
     assert sent[-1]["params"] == {"limit": 1000, "east_consecutive_wins": 1}
@@ -1360,16 +1344,8 @@ def test_a_corrected_last_hand_can_take_its_place_in_the_game(server, page):
     """Added, then found wrong: corrected and scored again, the hand can be put in place of the
     game's last hand (not added a second time beside it)."""
     answer_from_truth(page)
-    page.goto(server + "/")
-    page.select_option("#ruleset", "pung-chow-limit")
-    for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
-        page.fill(f"#player-{wind}", name)
-    page.click("#game-begin")
-    page.wait_for_selector("#game-on:not([hidden])")
-    page.set_input_files("#photo", str(EXAMPLE))
-    page.wait_for_selector("body[data-state=recognized]")
-    page.select_option("#winner", "W")
-    score(page)
+    _start_game(page, server)
+    _score_example(page)
     page.click("#game-add")
     page.wait_for_selector("#game-status:has-text('Hand 1 added')")
     before = page.inner_text('#game-totals li[data-player="Cy"] strong')
@@ -1385,10 +1361,10 @@ def test_a_corrected_last_hand_can_take_its_place_in_the_game(server, page):
     assert page.inner_text("#game-add") == "In the game as hand 1" and page.is_disabled("#game-add")
 
 
-def _start_game(page, server, ruleset="pung-chow-limit"):
+def _start_game(page, server, ruleset="pung-chow-limit", names=("Ann", "Bo", "Cy", "Di")):
     page.goto(server + "/")
     page.select_option("#ruleset", ruleset)
-    for wind, name in zip("ESWN", ["Ann", "Bo", "Cy", "Di"]):
+    for wind, name in zip("ESWN", names):
         page.fill(f"#player-{wind}", name)
     page.click("#game-begin")
     page.wait_for_selector("#game-on:not([hidden])")
@@ -1503,10 +1479,7 @@ def test_a_classical_hand_scored_again_carries_its_own_count_of_easts_wins(serve
     page.reload()
     page.wait_for_selector("#game-on:not([hidden])")
     sent = capture_score_requests(page)
-    page.set_input_files("#photo", str(EXAMPLE))
-    page.wait_for_selector("body[data-state=recognized]")
-    page.select_option("#winner", "W")
-    score(page)
+    _score_example(page)
     assert sent[-1]["params"]["east_consecutive_wins"] == 2  # East has won 1 in a row before it
     page.click("#game-add")
     page.wait_for_selector("#game-status:has-text('Hand 2 added')")
@@ -1521,12 +1494,7 @@ def test_the_game_is_saved_as_a_spreadsheet(server, page, tmp_path):
     import csv
 
     answer_from_truth(page)
-    page.goto(server + "/")
-    page.select_option("#ruleset", "pung-chow-limit")
-    for wind, name in zip("ESWN", ["Ann", "=Bo", "Cy, Jr.", "Di"]):
-        page.fill(f"#player-{wind}", name)
-    page.click("#game-begin")
-    page.wait_for_selector("#game-on:not([hidden])")
+    _start_game(page, server, names=("Ann", "=Bo", "Cy, Jr.", "Di"))
     _score_example(page)
     page.click("#game-add")
     page.wait_for_selector("#game-status:has-text('Hand 1 added')")

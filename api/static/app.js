@@ -1177,6 +1177,15 @@ function markPlayer(wind, message) {
   $(`#player-${wind}`).focus();
 }
 
+// the game changed on this page: drawn, the form following it (`round`: to the next hand's
+// round), the scores' add button anew, the keyboard on the game's news
+function showGame(round) {
+  renderGame();
+  followGame(round);
+  showGameAddButton();
+  $("#game-next").focus();
+}
+
 async function startGame(event) {
   event.preventDefault();
   const players = WINDS.map((w) => $(`#player-${w}`).value.trim());
@@ -1205,10 +1214,7 @@ async function startGame(event) {
   begun.answer = answer;
   game = begun;
   correcting = null;
-  renderGame();
-  followGame();
-  showGameAddButton();
-  $("#game-next").focus();
+  showGame(true);
   if (saveGame()) gameStatus(`A game of ${RULESET_NAMES[ruleset]} has begun: ${answer.next.seats.E} is East.`);
 }
 
@@ -1238,10 +1244,7 @@ async function addToGame(replace) {
   correcting = null;
   game.hands = hands;
   game.answer = answer;
-  renderGame();
-  followGame(false);
-  showGameAddButton();
-  $("#game-next").focus();
+  showGame(false);
   const last = answer.hands[answer.hands.length - 1];
   if (saveGame()) {
     gameStatus(`Hand ${last.number} ${replace ? "corrected" : "added"}${last.winner ? `, won by ${last.winner}` : ""}. `
@@ -1267,10 +1270,7 @@ async function undoGame() {
   const taken = game.hands.length;
   game.hands = hands;
   game.answer = answer;
-  renderGame();
-  followGame();
-  showGameAddButton();
-  $("#game-next").focus();
+  showGame(true);
   if (saveGame()) gameStatus(`Hand ${taken} taken back.`);
 }
 
