@@ -1352,7 +1352,11 @@ def test_a_corrected_last_hand_can_take_its_place_in_the_game(server, page):
     page.select_option("#win_by", "self-draw")  # the correction: West drew the winning tile
     score(page)
     assert page.inner_text("#game-replace") == "Put this corrected hand in place of hand 1"
-    assert page.inner_text("#game-add") == "Add this hand to the game (hand 2)"
+    assert page.locator("#game-add").count() == 0  # scored as hand 1, it is no hand 2
+    page.reload()  # a correction under way survives a reload
+    page.wait_for_selector("#game-on:not([hidden])")
+    score(page)
+    assert page.inner_text("#game-replace") == "Put this corrected hand in place of hand 1"
     page.click("#game-replace")
     page.wait_for_selector("#game-status:has-text('Hand 1 corrected')")
     assert page.locator("#game-body tbody tr").count() == 1
@@ -1494,7 +1498,7 @@ def test_the_game_is_saved_as_a_spreadsheet(server, page, tmp_path):
     import csv
 
     answer_from_truth(page)
-    _start_game(page, server, names=("Ann", "=Bo", "Cy, Jr.", "Di"))
+    _start_game(page, server, names=("Ann", "=Bo", "Cy, Jr.", "-2"))
     _score_example(page)
     page.click("#game-add")
     page.wait_for_selector("#game-status:has-text('Hand 1 added')")
@@ -1503,8 +1507,24 @@ def test_the_game_is_saved_as_a_spreadsheet(server, page, tmp_path):
     path = tmp_path / "game.csv"
     download.value.save_as(path)
     assert download.value.suggested_filename.startswith("mahjong-game-")
-    rows = list(csv.reader(path.open(newline="")))
-    assert rows[0] == ["hand", "round", "East", "won by", "Ann", "'=Bo", "Cy, Jr.", "Di"]
-    totals = {p: page.inner_text(f'#game-totals li[data-player="{p}"] strong') for p in ["Ann", "=Bo", "Cy, Jr.", "Di"]}
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")  # a spreadsheet reads the names as UTF-8
+    rows = list(csv.reader(path.open(newline="", encoding="utf-8-sig")))
+    assert rows[0] == ["hand", "round", "East", "won by", "Ann", "'=Bo", "Cy, Jr.", "'-2"]
+    totals = {p: page.inner_text(f'#game-totals li[data-player="{p}"] strong') for p in ["Ann", "=Bo", "Cy, Jr.", "-2"]}
     assert rows[1][:4] == ["1", "East", "Ann", "Cy, Jr."]
     assert rows[2][0] == "total" and [int(v) for v in rows[2][4:]] == [int(t) for t in totals.values()]
+
+
+def test_a_name_typed_in_another_unicode_spelling_keeps_its_totals(server, page):
+    """Zoé typed as e and a combining accent is the name the game keeps (composed): her totals
+    show, and the game survives a reload."""
+    answer_from_truth(page)
+    _start_game(page, server, names=("Zoe\u0301", "Bo", "Cy", "Di"))
+    _score_example(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    total = page.inner_text('#game-totals li[data-player="Zo\u00e9"] strong')
+    assert total not in ("undefined", "0") and int(total) != 0
+    page.reload()
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.inner_text('#game-totals li[data-player="Zo\u00e9"] strong') == total

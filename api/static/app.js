@@ -347,8 +347,10 @@ function changed(tiles = true) {
     $("#result-body").replaceChildren();
     // the scores shown, and the hand that could go to the game, are gone; a correction of the
     // game's last hand may replace it once scored again
-    if (scored && game && game.hands.length && sameHand(game.hands[game.hands.length - 1], scored.table)) {
-      correcting = game.hands.length;
+    if (scored) {
+      correcting = game && game.hands.length && sameHand(game.hands[game.hands.length - 1], scored.table)
+        ? game.hands.length : null;
+      saveTable();
     }
     scored = null;
     setStatus("The table changed: score it again.");
@@ -413,7 +415,7 @@ function saveTable() {
   if (!model) return;
   const form = Object.fromEntries(FORM_FIELDS.map((f) => [f, $(`#${f}`).value]));
   form.flags = [...document.querySelectorAll("input[name=flag]:checked")].map((i) => i.value);
-  const saved = { ...model, tiles: [...model.tiles.entries()], nextId, form };
+  const saved = { ...model, tiles: [...model.tiles.entries()], nextId, form, correcting };
   try {
     sessionStorage.setItem(SAVED, JSON.stringify(saved));
   } catch (e) { /* storage full or off: the page works on without it */ }
@@ -440,7 +442,8 @@ function restoreTable() {
     saved = JSON.parse(sessionStorage.getItem(SAVED) || "null");
   } catch (e) { saved = null; }
   if (!saved || !Array.isArray(saved.tiles) || !Array.isArray(saved.seats)) return false;
-  const { form, nextId: savedNext, ...rest } = saved;
+  const { form, nextId: savedNext, correcting: savedCorrecting, ...rest } = saved;
+  correcting = Number.isInteger(savedCorrecting) ? savedCorrecting : null;  // checked against the game once it is read
   model = { ...rest, tiles: new Map(saved.tiles) };
   nextId = Math.max(nextId, savedNext || 0);
   for (const f of FORM_FIELDS) if (form && form[f] !== undefined) $(`#${f}`).value = form[f];
@@ -1076,7 +1079,9 @@ function gameAddButton() {
   const replace = scored.replaces && scored.replaces === game.hands.length
     ? el("button", { type: "button", id: "game-replace", class: "button primary", onclick: () => addToGame(true) },
       `Put this corrected hand in place of hand ${scored.replaces}`) : null;
-  const add = game.answer.finished ? null
+  // a correction of the last hand takes its place (to add it as a new hand instead, take the
+  // last hand back first): it was scored as that hand, with its round and players
+  const add = game.answer.finished || replace ? null
     : el("button", { type: "button", id: "game-add", class: "button", onclick: () => addToGame(false) },
       `Add this hand to the game (hand ${game.hands.length + 1})`);
   if (!replace && !add) return el("p", { id: "game-add-row", class: "hint" }, "The game is over: this hand is not added to it.");
@@ -1212,6 +1217,7 @@ async function startGame(event) {
   }
   if (game) return;  // another tab began one meanwhile: this tab follows it
   begun.answer = answer;
+  begun.players = answer.players;  // the names as the game keeps them (one Unicode spelling)
   game = begun;
   correcting = null;
   showGame(true);
@@ -1275,7 +1281,11 @@ async function undoGame() {
 }
 
 function endGame() {
-  if (!game || gameBusy) return;
+  if (!game) return;
+  if (gameBusy) {
+    gameStatus("The game's last change is still on its way: end it once it has come back.", true);
+    return;
+  }
   if (game.hands.length && !window.confirm("End this game? Its hands and totals will be forgotten.")) return;
   game = null;
   correcting = null;
@@ -1291,8 +1301,8 @@ function endGame() {
 function gameCsv() {
   const cell = (v) => {
     const text = String(v);
-    // a name a spreadsheet would take for a formula is written as text
-    const safe = /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+$/.test(text) ? `'${text}` : text;
+    // a name a spreadsheet would take for a formula or a number is written as text
+    const safe = typeof v === "string" && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
     return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   const players = game.players;
@@ -1307,8 +1317,11 @@ function gameCsv() {
 
 function saveGameFile() {
   if (!game || !game.answer) return;
-  const url = URL.createObjectURL(new Blob([gameCsv()], { type: "text/csv" }));
-  const link = el("a", { href: url, download: `mahjong-game-${new Date().toISOString().slice(0, 10)}.csv` });
+  // with a byte order mark: a spreadsheet opened by a double click then reads the names as UTF-8
+  const url = URL.createObjectURL(new Blob(["\ufeff", gameCsv()], { type: "text/csv;charset=utf-8" }));
+  const now = new Date();
+  const day = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
+  const link = el("a", { href: url, download: `mahjong-game-${day}.csv` });
   document.body.append(link);
   link.click();
   link.remove();
@@ -1322,6 +1335,8 @@ function savedGameShape(g) {
   return Boolean(g && g.ruleset in RULESET_NAMES && Array.isArray(g.players) && g.players.length === 4
     && g.players.every((p) => typeof p === "string") && Array.isArray(g.hands) && a && Array.isArray(a.hands)
     && a.hands.length === g.hands.length && a.totals && typeof a.totals === "object"
+    && g.hands.every((h) => h && typeof h === "object" && Array.isArray(h.hands))
+    && (g.params === undefined || g.params === null || typeof g.params === "object")
     && g.players.every((p) => typeof a.totals[p] === "number")
     && a.hands.every((h) => h && WINDS.includes(h.round_wind) && h.payments && typeof h.payments === "object")
     && (a.next === null ? a.finished === true
@@ -1334,6 +1349,7 @@ function loadGame() {
   try { saved = localStorage.getItem(SAVED_GAME); } catch (e) { saved = null; }
   let read;
   try { read = JSON.parse(saved || "null"); } catch (e) { read = undefined; }
+  if (read && Array.isArray(read.players)) read.players = read.players.map((p) => (typeof p === "string" ? p.normalize("NFC") : p));
   if (read !== null && !savedGameShape(read)) {
     gameStatus("A game saved in this browser could not be read: start a new one.", true);
     return null;
@@ -1349,6 +1365,7 @@ function loadGame() {
 
 function restoreGame() {
   game = loadGame();
+  if (!game || correcting !== game.hands.length) correcting = null;
   try {
     renderGame();
   } catch (e) {
