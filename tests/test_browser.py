@@ -1528,3 +1528,18 @@ def test_a_name_typed_in_another_unicode_spelling_keeps_its_totals(server, page)
     page.reload()
     page.wait_for_selector("#game-on:not([hidden])")
     assert page.inner_text('#game-totals li[data-player="Zo\u00e9"] strong') == total
+
+
+def test_a_big_upload_cut_off_names_its_size_as_a_possible_cause(server, page, tmp_path):
+    """A front server refusing a big upload early may cut the connection (no 413 reaches the
+    browser): the message names the connection and the photo's size."""
+    big = tmp_path / "big.jpg"
+    big.write_bytes(EXAMPLE.read_bytes() + b"\\0" * (2 * 1024 * 1024))
+    page.route("**/api/v1/recognize", lambda route: route.abort("connectionreset"))
+    page.goto(server + "/")
+    page.set_input_files("#photo", str(big))
+    page.wait_for_selector("#status.error")
+    message = page.inner_text("#status")
+    assert message.startswith("Could not reach the server") and "larger than a web server in front" in message
+    page.set_input_files("#photo", str(EXAMPLE))  # a small photo: the connection alone
+    page.wait_for_selector("#status.error:not(:has-text('larger than'))")

@@ -717,7 +717,11 @@ async function recognizeFile(file) {
   try {
     response = await fetch("api/v1/recognize", { method: "POST", body: form });
   } catch (e) {
-    if (token === reading) setStatus(OFFLINE, true);
+    // a web server in front that refuses a big upload early may cut the connection instead of
+    // answering 413: the browser then sees no answer at all
+    const big = file.size > 1024 * 1024
+      ? " If the connection is fine, the photo may be larger than a web server in front of mjscore takes: a smaller copy may get through." : "";
+    if (token === reading) setStatus(OFFLINE + big, true);
     return;
   }
   if (token !== reading) return;  // another photo was chosen meanwhile: its answer is the one wanted
