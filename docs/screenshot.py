@@ -2,7 +2,8 @@
 
 By default this runs the browser tests with MJSCORE_SCREENSHOTS set, so the pictures show the
 page after the end-to-end test has uploaded the example photo, corrected what the recogniser
-misread and scored the table (docs/page.png), and the phone-width layout (docs/page-phone.png).
+misread and scored the table (docs/page.png), the phone-width layout (docs/page-phone.png), and
+the game section after a hand was added (docs/page-game.png).
 With --raw it instead starts uvicorn itself, uploads the example and scores it uncorrected.
 
     python docs/screenshot.py [--raw]
@@ -39,10 +40,11 @@ def shrink(source: Path, target: Path, width: int = 800) -> None:
 def from_tests() -> int:
     with tempfile.TemporaryDirectory() as shots:
         env = dict(os.environ, MJSCORE_SCREENSHOTS=shots)
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_browser.py", "-k", "end_to_end or phone"],
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_browser.py", "-k", "end_to_end or phone or keeps_the_hands"],
                        cwd=REPO, env=env, check=True)
         shrink(Path(shots) / "page-end-to-end.png", REPO / "docs" / "page.png")
         shrink(Path(shots) / "page-phone.png", REPO / "docs" / "page-phone.png", width=390)
+        shrink(Path(shots) / "page-game.png", REPO / "docs" / "page-game.png")
     return 0
 
 

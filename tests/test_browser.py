@@ -1249,6 +1249,8 @@ def test_a_game_keeps_the_hands_added_with_east_passing_and_survives_a_reload(se
     assert totals == {names[w]: (f"+{n}" if n > 0 else str(n)) for w, n in result["payments"].items()}
     assert page.inner_text("#game-next") == "Hand 2, East round: East Bo, South Cy, West Di, North Ann."
     assert "Hand 1 added, won by Cy" in page.inner_text("#game-status")
+    if SCREENSHOTS:
+        page.locator("#game").screenshot(path=str(SCREENSHOTS / "page-game.png"))
     assert page.inner_text("#result-body tbody tr[data-seat=W] th") == "West · Cy (winner)"
 
     page.reload()
