@@ -83,7 +83,8 @@ class Table(BaseModel):
         return self.model_dump(exclude_unset=True)
 
 
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+# (their length of 1 to 40 characters is the engine's to judge, once accents are composed)
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 
 class GameRequest(BaseModel):

@@ -96,7 +96,7 @@ class Game:
         payments = {seats[s]: amount for s, amount in result.payments.items()}
         for player, amount in payments.items():
             self.totals[player] += amount
-        record = HandRecord(len(self.history) + 1, self.round_wind, seats["E"], result, payments, self.east_wins)
+        record = HandRecord(len(self.history) + 1, self.round_wind, seats["E"], result, payments, streak - 1)
         self.history.append(record)
         self._rotate(result.winner, streak)
         return record

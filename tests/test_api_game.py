@@ -79,9 +79,14 @@ def test_a_bad_hand_is_refused_naming_it():
     for body, message in cases:
         answer = _post(body)
         assert answer.status_code == 422 and answer.json()["message"] == message, answer.text
-    for players in (["Ann", "Bo", "Cy"], ["Ann", "Bo", "Cy", " "], ["Ann", "Bo", "Cy", "x" * 41]):
+    for players in (["Ann", "Bo", "Cy"], ["Ann", "Bo", "Cy", " "]):
         answer = _post({"ruleset": "classical", "players": players, "hands": []})
         assert answer.status_code == 422 and answer.json()["code"] == "invalid-request", answer.text
+    answer = _post({"ruleset": "classical", "players": ["Ann", "Bo", "Cy", "x" * 41], "hands": []})
+    assert answer.status_code == 422 and "must be 1 to 40 characters long" in answer.json()["message"]
+    # 40 characters once composed (80 as typed, each e with a combining accent): one name, taken
+    answer = _post({"ruleset": "classical", "players": ["Ann", "Bo", "Cy", "e\u0301" * 40], "hands": []})
+    assert answer.status_code == 200 and answer.json()["players"][3] == "\u00e9" * 40
     answer = _post({"ruleset": "classical", "players": PLAYERS, "hands": [], "score": 3})
     assert answer.status_code == 422 and "score" in answer.json()["message"]
 

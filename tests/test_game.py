@@ -82,7 +82,7 @@ def test_a_count_the_hand_gives_stands_and_the_game_goes_on_from_it():
     given = _hand("classical-winds", round_wind=None)
     given["params"] = {"limit": 1000, "east_double": True, "east_consecutive_wins": 12}
     game.play(given)
-    assert game.east_wins == 12
+    assert game.east_wins == 12 and game.history[-1].east_wins == 11  # before it: the count it gave, less it
     bare = _hand("classical-winds", round_wind=None)
     bare["params"] = {}
     assert game.play(bare).result.to_json().get("limit_hand") == "J-east-13th-consecutive"
