@@ -1237,6 +1237,9 @@ def test_a_game_keeps_the_hands_added_with_east_passing_and_survives_a_reload(se
     sent = capture_score_requests(page)
     page.set_input_files("#photo", str(EXAMPLE))
     page.wait_for_selector("body[data-state=recognized]")
+    # each hand's heading names the player sitting there at this hand
+    assert page.inner_text('article[data-seat="E"] h3').startswith("East Ann (")
+    assert page.inner_text('article[data-seat="W"] h3').startswith("West Cy (")
     page.select_option("#winner", "W")
     page.select_option("#win_by", "self-draw")
     score(page)

@@ -202,14 +202,26 @@ function addButton(target) {
     title: `add a tile to ${where}`, onclick: () => openPicker(null, target) }, "+");
 }
 
+// in a game, who sits where at the hand on the page: the game's last hand while it is being
+// corrected, the hand of the game the table scored last is, else the next hand (null: no game)
+function seatsInGame() {
+  if (!game || !game.answer) return null;
+  if (correcting && correcting === game.hands.length) return game.answer.hands[correcting - 1].seats;
+  const hand = scored ? gameHandOf(scored.table) : game.answer.next;
+  return hand ? hand.seats : null;
+}
+
 function renderHands() {
   const box = $("#hands");
   box.replaceChildren();
   model.seats.forEach((seat, pos) => {
     const wind = windAt(pos);
     const count = seat.concealed.length + seat.bonus.length + seat.melds.reduce((n, m) => n + m.ids.length, 0);
+    // in a game, the player sitting there at this hand: a wrong wind at the photo's bottom shows
+    const player = seatsInGame() ? seatsInGame()[wind] : null;
     const card = el("article", { class: `seat seat-${pos}`, "data-seat": wind, "aria-label": `${WIND_NAMES[wind]}'s tiles` },
-      el("h3", {}, `${WIND_NAMES[wind]} `, el("small", {}, `(${POSITIONS[pos]} of the photo, ${count} tiles)`)));
+      el("h3", {}, `${WIND_NAMES[wind]} `, player ? el("span", { class: "player" }, `${player} `) : "",
+        el("small", {}, `(${POSITIONS[pos]} of the photo, ${count} tiles)`)));
     const concealed = el("div", { class: "set concealed", "data-set": "concealed", role: "group", "aria-label": `${WIND_NAMES[wind]}'s concealed tiles` },
       el("span", { class: "set-label" }, "Concealed"), seat.concealed.map(tileButton), addButton({ pos, kind: "concealed" }));
     card.append(concealed);
