@@ -1260,12 +1260,15 @@ def test_a_game_keeps_the_hands_added_with_east_passing_and_survives_a_reload(se
     page.wait_for_selector("#game-on:not([hidden])")
     assert page.inner_text("#game-next").startswith("Hand 2, East round: East Bo")
     assert page.locator("#game-body tbody tr").count() == 1
+    assert page.inner_text('article[data-seat="E"] h3 .player').strip() == "Bo"  # the headings follow the game
     page.click("#game-undo")
     page.wait_for_selector("#game-status:has-text('Hand 1 taken back')")
     assert page.inner_text("#game-next") == "Hand 1, East round: East Ann, South Bo, West Cy, North Di."
     assert page.locator("#game-body tbody tr").count() == 0
+    assert page.inner_text('article[data-seat="E"] h3 .player').strip() == "Ann"
     page.click("#game-end")
     page.wait_for_selector("#game-start:not([hidden])")
+    assert page.locator("#hands h3 .player").count() == 0
     assert page.evaluate("localStorage.getItem('mjscore.game')") is None
     assert truth  # the recognition answered was the example's ground truth
 

@@ -202,6 +202,19 @@ function addButton(target) {
     title: `add a tile to ${where}`, onclick: () => openPicker(null, target) }, "+");
 }
 
+// in a game, each hand's heading names the player sitting there at this hand (a wrong wind at
+// the photo's bottom shows at once); put right in place whenever the game or the hand changes,
+// so the tiles' buttons, and the keyboard's place among them, stay
+function renderPlayers() {
+  const seats = seatsInGame();
+  for (const h3 of document.querySelectorAll("#hands article.seat[data-seat] h3")) {
+    const old = h3.querySelector(".player");
+    if (old) old.remove();
+    const player = seats ? seats[h3.closest("article").dataset.seat] : null;
+    if (player) h3.firstChild.after(el("span", { class: "player" }, `${player} `));
+  }
+}
+
 // in a game, who sits where at the hand on the page: the game's last hand while it is being
 // corrected, the hand of the game the table scored last is, else the next hand (null: no game)
 function seatsInGame() {
@@ -217,11 +230,8 @@ function renderHands() {
   model.seats.forEach((seat, pos) => {
     const wind = windAt(pos);
     const count = seat.concealed.length + seat.bonus.length + seat.melds.reduce((n, m) => n + m.ids.length, 0);
-    // in a game, the player sitting there at this hand: a wrong wind at the photo's bottom shows
-    const player = seatsInGame() ? seatsInGame()[wind] : null;
     const card = el("article", { class: `seat seat-${pos}`, "data-seat": wind, "aria-label": `${WIND_NAMES[wind]}'s tiles` },
-      el("h3", {}, `${WIND_NAMES[wind]} `, player ? el("span", { class: "player" }, `${player} `) : "",
-        el("small", {}, `(${POSITIONS[pos]} of the photo, ${count} tiles)`)));
+      el("h3", {}, `${WIND_NAMES[wind]} `, el("small", {}, `(${POSITIONS[pos]} of the photo, ${count} tiles)`)));
     const concealed = el("div", { class: "set concealed", "data-set": "concealed", role: "group", "aria-label": `${WIND_NAMES[wind]}'s concealed tiles` },
       el("span", { class: "set-label" }, "Concealed"), seat.concealed.map(tileButton), addButton({ pos, kind: "concealed" }));
     card.append(concealed);
@@ -243,6 +253,7 @@ function renderHands() {
       el("span", { class: "set-label" }, "Flowers / seasons"), seat.bonus.map(tileButton), addButton({ pos, kind: "bonus" })));
     box.append(card);
   });
+  renderPlayers();
   if (model.unplaced.length) {
     box.append(el("article", { class: "seat unplaced", "aria-label": "tiles not placed in any hand" },
       el("h3", {}, "Not placed (move each to a hand)"),
@@ -365,6 +376,7 @@ function changed(tiles = true) {
       saveTable();
     }
     scored = null;
+    renderPlayers();
     setStatus("The table changed: score it again.");
     document.body.dataset.state = "recognized";
   }
@@ -967,6 +979,7 @@ async function scoreTable() {
   }
   const result = await response.json();
   scored = { table, replaces: game && correcting === game.hands.length ? correcting : null };
+  renderPlayers();
   renderResult(result, table);
   model.edited = false;
   saveTable();
@@ -1204,6 +1217,7 @@ function showGame(round) {
   renderGame();
   followGame(round);
   showGameAddButton();
+  renderPlayers();
   $("#game-next").focus();
 }
 
@@ -1308,6 +1322,7 @@ function endGame() {
   saveGame();
   renderGame();
   showGameAddButton();
+  renderPlayers();
   $("#player-E").focus();
   gameStatus("The game has ended.");
 }
@@ -1390,6 +1405,7 @@ function restoreGame() {
     gameStatus("A game saved in this browser could not be read: start a new one.", true);
   }
   followGame();
+  renderPlayers();
 }
 
 // another tab of this page changed the game: this one follows, so neither writes over the other
@@ -1400,6 +1416,7 @@ function gameChangedElsewhere(event) {
   renderGame();
   followGame(document.body.dataset.state !== "scored");
   showGameAddButton();
+  renderPlayers();
   gameStatus(game ? "The game was changed in another tab of this page: this is it now." : "The game was ended in another tab of this page.");
 }
 
