@@ -194,7 +194,6 @@ def game(body: GameRequest):
     with no winner and no settlement changes nothing: there is nothing to send for it (Part II's
     wash and penalties are sent as tables of their `kind`, and settle as the engine says).  The
     server keeps nothing; the page keeps the game in the browser and sends it whole."""
-    from scoring.case import ScoringError
     from scoring.game import play_out
 
     try:

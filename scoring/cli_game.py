@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from .case import SEAT_NAMES as WIND_NAMES
 from .case import ScoringError
 from .cli import read_input
 from .game import play_out
 from .tiles import WIND_LETTERS
-
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -662,8 +662,8 @@ function setupPicker() {
 
 // ------------------------------------------------------------------ API calls
 
-function setStatus(text, isError) {
-  const status = $("#status");
+function setStatus(text, isError, where = "#status") {
+  const status = $(where);
   status.textContent = text;
   status.classList.toggle("error", Boolean(isError));
 }
@@ -1168,11 +1168,7 @@ async function playGame(hands, of = game) {
   return { answer: await response.json() };
 }
 
-function gameStatus(text, isError) {
-  const status = $("#game-status");
-  status.textContent = text;
-  status.classList.toggle("error", Boolean(isError));
-}
+function gameStatus(text, isError) { setStatus(text, isError, "#game-status"); }
 
 // the form follows the game: its rules, house settings and (`round`) the next hand's wind of the
 // round; after a hand is added its scores stay shown, with the round they were scored in, until a
