@@ -566,3 +566,65 @@ def test_a_low_confidence_warning_names_the_tiles_other_likely_readings():
     _, _, _, warnings = read_hands(layout, reads, "E")
     assert "low confidence: tile 5 of East (read as 5p, 45%; else 4p 30%, 6p 10%)" in warnings
     assert "low confidence: tile 6 of East (read as 6p, 50%)" in warnings
+
+
+def _run_layout(n: int, concealed: bool = True):
+    from vision.layout import Group, SeatLayout, TableLayout
+
+    seat = SeatLayout(0, [Group(list(range(n)), 0, concealed=concealed)])
+    return TableLayout([seat], [0] * n, [False] * n, [None] * n, 0.0)
+
+
+def test_a_concealed_tile_read_unsurely_as_face_down_is_read_as_its_face():
+    """Players lay their concealed tiles face up (LAYOUT.md): a blank white dragon under a green
+    light read as a back at 44%, 5z at 42% (the degradations benchmark's green cast), is taken as
+    5z with a warning, and the hand is whole; a sure back there stays, with its warning."""
+    from vision.hands import read_hands
+
+    def run(back_p: float, face_p: float):
+        codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z", "2z", "5z", "5z"]
+        reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+        reads.insert(4, TileRead("back", back_p, [("back", back_p), ("5z", face_p), ("7s", 0.01)]))
+        _, group, hands, warnings = read_hands(_run_layout(len(reads)), reads, "E")
+        return reads[4].code, hands["E"]["concealed"], warnings
+
+    code, concealed, warnings = run(0.44, 0.42)
+    assert code == "5z" and concealed == "123m456p789s22555z"
+    assert any("tile 5 read as face down, taken as 5z" in w for w in warnings)
+    code, concealed, warnings = run(0.9, 0.08)
+    assert code == "back" and concealed == "123m456p789s2255z"
+    assert any("tile 5 of the concealed tiles is face down" in w for w in warnings)
+
+
+def test_face_down_tiles_a_run_may_rightly_hold_stay_face_down():
+    """A concealed pung's face-down middle, a concealed kong's ends (the kong laid touching the
+    run, or one end of it) and backs beside backs stay backs, however unsure."""
+    from vision.repairs import repair_face_down_in_runs
+
+    def run(codes: list[str], concealed: bool = True) -> list[str]:
+        reads = [TileRead(c, 0.95, [(c, 0.95)]) if c != "back"
+                 else TileRead("back", 0.45, [("back", 0.45), ("5z", 0.4)]) for c in codes]
+        repair_face_down_in_runs(_run_layout(len(reads), concealed), reads)
+        return [r.code for r in reads]
+
+    pung = ["1m", "2m", "3m", "7p", "back", "7p", "9s"]
+    kong = ["1m", "2m", "3m", "back", "7p", "7p", "back"]
+    kong_end = ["1m", "2m", "3m", "7p", "7p", "back", "4s"]
+    face_down = ["1m", "back", "back", "back"]
+    for codes in (pung, kong, kong_end, face_down):
+        assert run(codes) == codes
+    lone = ["1m", "2m", "3m", "back", "4p", "5p"]
+    assert run(lone) == ["1m", "2m", "3m", "5z", "4p", "5p"]
+    # a run laid apart too long for one set reads the same; a set's worth is the set rules' work
+    assert run(lone, concealed=False) == ["1m", "2m", "3m", "5z", "4p", "5p"]
+    assert run(["1m", "back", "3m", "4p"], concealed=False) == ["1m", "back", "3m", "4p"]
+
+
+def test_a_face_down_reading_is_never_turned_into_a_fifth_copy():
+    from vision.repairs import repair_face_down_in_runs
+
+    codes = ["5z", "5z", "5z", "5z", "1m", "back", "4p", "5p"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads[5] = TileRead("back", 0.45, [("back", 0.45), ("5z", 0.4), ("3p", 0.05)])
+    assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {}
+    assert reads[5].code == "back"

@@ -12,8 +12,8 @@ from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles, tile_name
 from vision.layout import POSITIONS, TableLayout
 from vision.repairs import (bonus_rows, ends_face_down, face_up_counts, group_counts, hidden_copies,
                             kong_ends_missing, one_unsure_odd, read_as, repair_bonus_in_sets, repair_counts,
-                            repair_lone_tiles, repair_meld, repair_short_hands, repair_stray_bonus,
-                            shows_winning_tile)
+                            repair_face_down_in_runs, repair_lone_tiles, repair_meld, repair_short_hands,
+                            repair_stray_bonus, shows_winning_tile)
 from vision.sets import LOW_CONFIDENCE, TileRead, meld_of, sets_together
 
 SEATS = ("E", "S", "W", "N")
@@ -49,9 +49,10 @@ class TileWarning(str):
 
 def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E"):
     """(per-tile seat and group labels, per-seat hands, warnings).  A tile read as a flower or
-    season among other tiles (repair_stray_bonus) and more copies of a kind than a set holds
-    (repair_counts) are read again from the candidates, so is a laid-out set misread in
-    one tile; `reads` are corrected in place."""
+    season among other tiles (repair_stray_bonus), a concealed tile read as face down
+    (repair_face_down_in_runs) and more copies of a kind than a set holds (repair_counts) are
+    read again from the candidates, so is a laid-out set misread in one tile; `reads` are
+    corrected in place."""
     n = len(reads)
     seat_label = [""] * n
     group_label = [""] * n
@@ -61,6 +62,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     def warn(text: str, tiles=()) -> None:
         warnings.append(TileWarning(text, tiles))
     unbonused = repair_stray_bonus(layout, reads)
+    turned_up = repair_face_down_in_runs(layout, reads)
     lone = bonus_rows(layout, reads)
     bonused = repair_lone_tiles(reads, lone)
     in_sets = repair_bonus_in_sets(layout, reads)
@@ -91,6 +93,9 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 warn(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
                      f"likeliest reading that is no flower or season: it lies among other "
                      f"tiles, and bonus tiles lie apart): check it", [t])
+            elif t in turned_up and t not in recounted:
+                warn(f"{name}: tile {number[t]} read as face down, taken as {r.code} (its likeliest "
+                     f"face: concealed tiles lie face up): check it", [t])
             elif t in recounted:
                 was = recounted[t]
                 warn(f"{name}: tile {number[t]} read as {was}, taken as {r.code} (its next "

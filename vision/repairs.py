@@ -1,7 +1,7 @@
 """The table's own rules put misreadings right: a group laid apart is a set, a set of tiles holds
 four copies of a kind and one of each flower and season, flowers lie apart from the sets, a
-hand holds 13 tiles besides its bonus tiles (the winner 14), a concealed kong shows its ends face
-down.  Each rule reads a doubtful tile again from its candidates and says which it changed, so
+hand holds 13 tiles besides its bonus tiles (the winner 14), concealed tiles lie face up, a
+concealed kong shows its ends face down.  Each rule reads a doubtful tile again from its candidates and says which it changed, so
 that vision.hands can warn about it."""
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ REPAIR_RATIO = 0.05
 SHORT_RATIO = 0.0
 #: candidates less likely than this are not tried
 REPAIR_MIN_P = 0.02
+#: a concealed tile read as face down is read as its likeliest face when that is at least this
+#: likely relative to the face-down reading (repair_face_down_in_runs)
+FACE_UP_RATIO = 0.5
+#: a run laid apart of this many tiles or more is no one set: face down, only a pung's middle
+#: and a kong's ends lie in it (repair_face_down_in_runs)
+RUN_OF_NO_SET = 5
 
 
 def _fits(meld: dict, others: Counter | None) -> bool:
@@ -173,6 +179,51 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
                     held += g.concealed
                     sure += g.concealed
     return changed
+
+
+def repair_face_down_in_runs(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
+    """Players lay their concealed tiles face up (LAYOUT.md): a tile of the concealed run (or of
+    a run laid apart too long for one set, RUN_OF_NO_SET) read as face down, unsurely (its
+    likeliest face reading at least FACE_UP_RATIO as likely), is read as that face, when it has
+    room among the copies on the table.  A blank white dragon
+    under a green fluorescent light reads nearly as often as a pale green back (44% against
+    42%).  Face-down tiles the run may rightly hold stay: the middle of a concealed pung (X back
+    X), the ends of a concealed kong laid touching the run (back X X back, or one end of it),
+    and backs beside backs (a hand laid face down).  `reads` are corrected in place; returns
+    {tile index: what it was read as} for the warnings."""
+    changed: dict[int, str] = {}
+    on_table = face_up_counts(reads) + hidden_copies(layout, reads)
+    for seat_layout in layout.seats:
+        for g in seat_layout.groups:
+            if not (g.concealed or len(g.tiles) >= RUN_OF_NO_SET):
+                continue
+            codes = [reads[t].code for t in g.tiles]
+            for i, t in enumerate(g.tiles):
+                r = reads[t]
+                if r.code != BACK or _face_down_by_rule(codes, i):
+                    continue
+                alt = next(((c, p) for c, p in (r.candidates or [])[:3]
+                            if c != BACK and c not in BONUS and p >= REPAIR_MIN_P
+                            and p >= FACE_UP_RATIO * r.confidence and on_table[c] < _copies_allowed(c)), None)
+                if alt is not None:
+                    on_table[alt[0]] += 1
+                    changed[t] = r.code
+                    reads[t] = TileRead(alt[0], float(alt[1]), r.candidates)
+    return changed
+
+
+def _face_down_by_rule(codes: list[str], i: int) -> bool:
+    """Whether the face-down tile at `codes[i]` of a concealed run may rightly lie so: beside
+    another face-down tile, between two faces alike (a concealed pung's middle), or at the end
+    of two faces alike (a concealed kong's end, the kong laid touching the run)."""
+    def at(k: int) -> str | None:
+        return codes[k] if 0 <= k < len(codes) else None
+
+    def faces_alike(a: str | None, b: str | None) -> bool:
+        return a is not None and a == b and a != BACK and a not in BONUS
+
+    return (BACK in (at(i - 1), at(i + 1)) or faces_alike(at(i - 1), at(i + 1))
+            or faces_alike(at(i + 1), at(i + 2)) or faces_alike(at(i - 1), at(i - 2)))
 
 
 def shows_winning_tile(seat_layout, layout: TableLayout) -> bool:
