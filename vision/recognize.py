@@ -26,6 +26,7 @@ from vision.layout import ROW_SQUARE, group_tiles
 from vision.look_again import missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
+from vision.deblur import smear_of, unsmeared
 from vision.sharpness import blurred, tile_blur
 from vision.tile_check import EitherPolarity
 from vision.white_balance import balanced, warm_light_gains
@@ -93,6 +94,9 @@ NO_TILES_SIZE = 0.04
 #: `mjscore validate` on all 256 hust-riichi photos as taken: 3 tiles more read right (a 9p read
 #: as 6p, ...: 245 -> 248 photos exact), none fewer
 TURNED_LOOK_BELOW = 0.5
+#: a blurred photo's tiles read again with the camera's straight smear taken off (vision.deblur)
+#: are read so when the classifier's mean confidence in them is higher by more than this
+MENDED_GAIN = 0.0
 TURNED_LOOK_GAIN = 2.0
 TURNED_LOOK_SURE = 0.8
 
@@ -211,6 +215,12 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     unread = _unreadable_finds(preds, layout.quads, img.shape)
     if unread:
         layout, preds = group_tiles([]), []
+    # measured on the photo as taken, faces only (a back has no edges): a moved camera's straight
+    # smear is taken off and the tiles read again, kept when the classifier is surer of them
+    blur = tile_blur(img, [q for q, p in zip(layout.quads, preds) if p.code != "back"])
+    mended = None
+    if blurred(blur) and not finds.negative:
+        layout, preds, mended = _read_unsmeared(classifier, seen, scale, quads, placed, layout, preds, blur)
     t4 = time.perf_counter()
     reads = [TileRead(p.code, float(p.confidence), list(getattr(p, "candidates", []) or []),
                       list(getattr(p, "bonus", []) or [])) for p in preds]
@@ -219,27 +229,26 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
                             seat_label[i], group_label[i], layout.sideways[i],
                             list(getattr(preds[i], "candidates", []) or []))
              for i in range(len(reads))]
-    blur: list[str] = []
+    blur_warning: list[str] = []
     if not tiles:
         warnings.insert(0, "no tiles found in the image" + unread + ": photograph the table from "
                            "above with every tile face up and in view")
     else:
         # a blurred photo explains the warnings about its tiles, so it comes first
-        faces = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
-        blur = _blurred(img, faces)
+        blur_warning = _blurred(blur, mended)
         small = _small_tiles(layout.quads, [r.code for r in reads])
         # tiles too small to read explain the warnings about them, as a blur does
         if _median_width(layout.quads) < TINY_TILE_PX:
-            warnings = blur + small + warnings
+            warnings = blur_warning + small + warnings
         else:
-            warnings = blur + warnings + small
+            warnings = blur_warning + warnings + small
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
     return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
         "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)}, img if keep_photo else None, float(scale),
-        bool(blur))
+        bool(blur_warning))
 
 
 def _tile_check(tile_check):
@@ -394,15 +403,34 @@ def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
             "and seasons: check them, or send the photo at the camera's full resolution or taken closer"]
 
 
-def _blurred(img: np.ndarray, quads: list[TileQuad]) -> list[str]:
+def _read_unsmeared(classifier, seen: np.ndarray, scale: float, quads: list[TileQuad], placed,
+                    layout, preds, blur):
+    """(layout, predictions, the smear taken off or None): the tiles read again from the photo
+    with the camera's straight smear along the blur's direction taken off (vision.deblur), that
+    reading kept when its mean confidence is higher by more than MENDED_GAIN; else the first."""
+    smear = smear_of(seen, placed.quads, blur.degrees)
+    if smear is None:
+        return layout, preds, None
+    again_layout, again = _read(classifier, unsmeared(seen, placed.quads, smear), scale, quads, placed)
+    if not again or _mean_confidence(again) <= _mean_confidence(preds) + MENDED_GAIN:
+        return layout, preds, None
+    return again_layout, again, smear
+
+
+def _mean_confidence(preds) -> float:
+    return float(np.mean([float(p.confidence) for p in preds])) if preds else 0.0
+
+
+def _blurred(blur, mended) -> list[str]:
     """A warning when the photo is blurred enough to misread tiles by (vision.sharpness): a
-    moved or unfocused camera, which a second photo cures."""
-    blur = tile_blur(img, quads)
+    moved or unfocused camera, which a second photo cures; it says so when a straight smear
+    was taken off before the tiles were read (`mended`, vision.deblur)."""
     if not blurred(blur):
         return []
+    how = (f"; the tiles were read with a straight smear of {mended.length:.0f} pixels taken off, and "
+           "may still be misread" if mended is not None else ", so tiles may be misread")
     return [f"the photo is blurred (the camera moved or was not focused: edges spread over {blur.of_tile:.0%} "
-            "of a tile's width), so tiles may be misread: check them, or take the photo again holding "
-            "the camera still"]
+            f"of a tile's width){how}: check them, or take the photo again holding the camera still"]
 
 
 def _classify(classifier, crops, quads, tiny: bool = False):

@@ -2,8 +2,9 @@
 
 A phone photo taken in poor light is often moved or out of focus, and the classifier, trained
 on crops blurred a little, misreads many more tiles once the blur spreads an edge over a few
-percent of a tile's width (a suit tile's dots and sticks run together).  The photo cannot be
-mended, but its user can take it again: vision.recognize warns when `blurred` says so.
+percent of a tile's width (a suit tile's dots and sticks run together).  A moved camera's
+straight smear can be taken off (vision.deblur, along the direction measured here), but its user
+can also take the photo again: vision.recognize warns when `blurred` says so.
 
 The measure: for a step edge blurred by a Gaussian of spread s, the steepest grey-level change
 across it is its contrast / (s * sqrt(2 pi)); so a face's contrast over its steepest change
@@ -52,10 +53,27 @@ BLURRED_PX = 4.0
 class Blur:
     of_tile: float  # the edges' spread in tile widths (see the module's docstring)
     pixels: float  # the same in the photo's pixels, at the tiles' median width
+    #: the direction the edges spread most along (degrees from the photo's x axis towards its
+    #: y axis, 0-180): a moved camera's smear
+    degrees: float = 0.0
 
 
 def tile_blur(img: np.ndarray, quads: list[TileQuad]) -> Blur | None:
     """The photo's blur, measured on its inked faces, or None when none has ink enough."""
+    by_direction = _steepest_by_direction(img, quads)
+    if by_direction is None:
+        return None
+    k = int(np.argmin(by_direction))
+    steepest = float(by_direction[k])
+    if steepest <= 0:
+        return None
+    width = float(np.median([min(q.width, q.height) for q in quads]))
+    return Blur(1.0 / steepest, width / steepest, float(np.degrees(_ANGLES[k])))
+
+
+def _steepest_by_direction(img: np.ndarray, quads: list[TileQuad]) -> np.ndarray | None:
+    """The inked faces' steepest changes (PERCENTILE) along each of DIRECTIONS, in contrast per
+    tile width; None when no face has ink enough."""
     if not quads:
         return None
     step = max(1, len(quads) // MOST_FACES)
@@ -70,11 +88,7 @@ def tile_blur(img: np.ndarray, quads: list[TileQuad]) -> Blur | None:
     # (directions, pixels), by broadcasting: a matrix product here would wake OpenBLAS's threads,
     # which then spin for about 0.1 s after it, taking a core from the next photo's work
     along = np.abs(_DIRECTIONS[:, :1] * gx + _DIRECTIONS[:, 1:] * gy)
-    steepest = float(_rank(along, PERCENTILE).min())
-    if steepest <= 0:
-        return None
-    width = float(np.median([min(q.width, q.height) for q in quads]))
-    return Blur(1.0 / steepest, width / steepest)
+    return _rank(along, PERCENTILE)
 
 
 def blurred(blur: Blur | None) -> bool:
