@@ -95,3 +95,13 @@ def test_no_smear_on_no_tiles_or_tiles_too_small_for_one():
     assert smear_of(img, [], 0.0) is None
     tiny = TileQuad(np.float32([[10, 10], [14, 10], [14, 16], [10, 16]]))
     assert smear_of(img, [tiny], 0.0) is None
+
+
+def test_a_smear_longer_than_can_be_mended_or_none_at_all_gives_no_length(table):
+    """A low at the end of the lengths searched is a smear too long to mend (its tiles' marks
+    are gone), not its length; a plain photo has no low at all."""
+    faces = _faces(table)
+    too_long = _moved(table, int(round(1.2 * table.tile_width())) | 1, 20.0)
+    assert smear_of(too_long, faces, tile_blur(too_long, faces).degrees) is None
+    plain = np.full_like(table.image, 180)
+    assert smear_of(plain, faces, 0.0) is None

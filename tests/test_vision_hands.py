@@ -628,3 +628,36 @@ def test_a_face_down_reading_is_never_turned_into_a_fifth_copy():
     reads[5] = TileRead("back", 0.45, [("back", 0.45), ("5z", 0.4), ("3p", 0.05)])
     assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {}
     assert reads[5].code == "back"
+
+
+def test_a_concealed_kong_with_a_misread_middle_keeps_its_face_down_ends():
+    """A kong laid touching the run, back 5z 5z back, with a middle tile misread (as a back,
+    or as another face): its ends, three tiles apart, stay face down."""
+    from vision.repairs import repair_face_down_in_runs
+
+    for codes in (["1m", "2m", "3m", "back", "back", "5z", "back"], ["1m", "2m", "3m", "back", "7p", "8p", "back"]):
+        reads = [TileRead(c, 0.95, [(c, 0.95)]) if c != "back"
+                 else TileRead("back", 0.45, [("back", 0.45), ("5z", 0.4)]) for c in codes]
+        assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {}
+
+
+def test_the_face_down_ends_of_a_kong_in_the_run_count_as_copies():
+    """back 7p 7p back in the run hides two more 7p: a lone back whose face reading is 7p would
+    make a fifth, so its next face reading with room is taken."""
+    from vision.repairs import repair_face_down_in_runs
+
+    codes = ["1m", "back", "2m", "3m", "4m", "back", "7p", "7p", "back"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads[1] = TileRead("back", 0.45, [("back", 0.45), ("7p", 0.3), ("3p", 0.24)])
+    reads[5] = reads[8] = TileRead("back", 0.99, [("back", 0.99)])
+    reads.insert(0, TileRead("7p", 0.95, [("7p", 0.95)]))  # a fourth 7p elsewhere
+    assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {2: "back"}
+    assert reads[2].code == "3p"
+
+
+def test_a_face_down_reading_that_is_fairly_sure_stays():
+    from vision.repairs import repair_face_down_in_runs
+
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in ["1m", "2m", "3m", "back", "4p", "5p"]]
+    reads[3] = TileRead("back", 0.66, [("back", 0.66), ("5z", 0.33)])
+    assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {}

@@ -96,7 +96,7 @@ NO_TILES_SIZE = 0.04
 TURNED_LOOK_BELOW = 0.5
 #: a blurred photo's tiles read again with the camera's straight smear taken off (vision.deblur)
 #: are read so when the classifier's mean confidence in them is higher by more than this
-MENDED_GAIN = 0.0
+MENDED_GAIN = 0.02
 TURNED_LOOK_GAIN = 2.0
 TURNED_LOOK_SURE = 0.8
 
@@ -217,7 +217,8 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         layout, preds = group_tiles([]), []
     # measured on the photo as taken, faces only (a back has no edges): a moved camera's straight
     # smear is taken off and the tiles read again, kept when the classifier is surer of them
-    blur = tile_blur(img, [q for q, p in zip(layout.quads, preds) if p.code != "back"])
+    faces = [q for q, p in zip(layout.quads, preds) if p.code != "back"]
+    blur = tile_blur(img, faces)
     mended = None
     if blurred(blur) and not finds.negative:
         layout, preds, mended = _read_unsmeared(classifier, seen, scale, quads, placed, layout, preds, blur)
@@ -234,7 +235,11 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         warnings.insert(0, "no tiles found in the image" + unread + ": photograph the table from "
                            "above with every tile face up and in view")
     else:
-        # a blurred photo explains the warnings about its tiles, so it comes first
+        # a blurred photo explains the warnings about its tiles, so it comes first; measured on
+        # the faces as the table's rules left them (a back read as a face, a face as a back)
+        final = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
+        if len(final) != len(faces) or any(a is not b for a, b in zip(final, faces)):
+            blur = tile_blur(img, final)
         blur_warning = _blurred(blur, mended)
         small = _small_tiles(layout.quads, [r.code for r in reads])
         # tiles too small to read explain the warnings about them, as a blur does
@@ -406,13 +411,22 @@ def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
 def _read_unsmeared(classifier, seen: np.ndarray, scale: float, quads: list[TileQuad], placed,
                     layout, preds, blur):
     """(layout, predictions, the smear taken off or None): the tiles read again from the photo
-    with the camera's straight smear along the blur's direction taken off (vision.deblur), that
-    reading kept when its mean confidence is higher by more than MENDED_GAIN; else the first."""
+    with the camera's straight smear along the blur's direction taken off (vision.deblur).  Where
+    both readings hold the same tiles, each tile keeps the surer of its two readings (a blank
+    face gains nothing from the mending but ringing, which a suit tile's marks outweigh); else
+    the mended reading is kept when its mean confidence is higher by more than MENDED_GAIN."""
     smear = smear_of(seen, placed.quads, blur.degrees)
     if smear is None:
         return layout, preds, None
     again_layout, again = _read(classifier, unsmeared(seen, placed.quads, smear), scale, quads, placed)
-    if not again or _mean_confidence(again) <= _mean_confidence(preds) + MENDED_GAIN:
+    if not again:
+        return layout, preds, None
+    if len(again_layout.quads) == len(layout.quads) and all(
+            np.array_equal(a.corners, b.corners) for a, b in zip(again_layout.quads, layout.quads)):
+        surer = [b if float(b.confidence) > float(a.confidence) + MENDED_GAIN else a for a, b in zip(preds, again)]
+        taken = any(s is b for s, b in zip(surer, again))
+        return (layout, surer, smear) if taken else (layout, preds, None)
+    if _mean_confidence(again) <= _mean_confidence(preds) + MENDED_GAIN:
         return layout, preds, None
     return again_layout, again, smear
 

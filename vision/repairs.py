@@ -183,47 +183,62 @@ def repair_stray_bonus(layout: TableLayout, reads: list[TileRead]) -> dict[int, 
 
 def repair_face_down_in_runs(layout: TableLayout, reads: list[TileRead]) -> dict[int, str]:
     """Players lay their concealed tiles face up (LAYOUT.md): a tile of the concealed run (or of
-    a run laid apart too long for one set, RUN_OF_NO_SET) read as face down, unsurely (its
-    likeliest face reading at least FACE_UP_RATIO as likely), is read as that face, when it has
-    room among the copies on the table.  A blank white dragon
-    under a green fluorescent light reads nearly as often as a pale green back (44% against
-    42%).  Face-down tiles the run may rightly hold stay: the middle of a concealed pung (X back
-    X), the ends of a concealed kong laid touching the run (back X X back, or one end of it),
-    and backs beside backs (a hand laid face down).  `reads` are corrected in place; returns
-    {tile index: what it was read as} for the warnings."""
+    a run laid apart too long for one set, RUN_OF_NO_SET) read as face down unsurely (under
+    LOW_CONFIDENCE, its likeliest face reading at least FACE_UP_RATIO as likely) is read as that
+    face, when it has room among the copies on the table.  A blank white dragon under a green
+    fluorescent light reads nearly as often as a pale green back (44% against 42%).  Face-down
+    tiles the run may rightly hold stay (_face_down_by_rule), and count as hidden copies of
+    the set they close: a concealed pung's middle, a concealed kong's ends laid touching the
+    run.  So does a white dragon read as a back beside a pair of white dragons: it may be a
+    kong's end.  `reads` are corrected in place; returns {tile index: what it was read as}
+    for the warnings."""
     changed: dict[int, str] = {}
     on_table = face_up_counts(reads) + hidden_copies(layout, reads)
-    for seat_layout in layout.seats:
-        for g in seat_layout.groups:
-            if not (g.concealed or len(g.tiles) >= RUN_OF_NO_SET):
+    runs = [g.tiles for sl in layout.seats for g in sl.groups if g.concealed or len(g.tiles) >= RUN_OF_NO_SET]
+    for tiles in runs:
+        codes = [reads[t].code for t in tiles]
+        on_table += Counter(kind for i in range(len(codes)) if (kind := _hidden_kind(codes, i)))
+    for tiles in runs:
+        codes = [reads[t].code for t in tiles]
+        for i, t in enumerate(tiles):
+            r = reads[t]
+            if r.code != BACK or r.confidence >= LOW_CONFIDENCE or _face_down_by_rule(codes, i):
                 continue
-            codes = [reads[t].code for t in g.tiles]
-            for i, t in enumerate(g.tiles):
-                r = reads[t]
-                if r.code != BACK or _face_down_by_rule(codes, i):
-                    continue
-                alt = next(((c, p) for c, p in (r.candidates or [])[:3]
-                            if c != BACK and c not in BONUS and p >= REPAIR_MIN_P
-                            and p >= FACE_UP_RATIO * r.confidence and on_table[c] < _copies_allowed(c)), None)
-                if alt is not None:
-                    on_table[alt[0]] += 1
-                    changed[t] = r.code
-                    reads[t] = TileRead(alt[0], float(alt[1]), r.candidates)
+            alt = next(((c, p) for c, p in (r.candidates or [])[:3]
+                        if c != BACK and c not in BONUS and p >= REPAIR_MIN_P
+                        and p >= FACE_UP_RATIO * r.confidence and on_table[c] < _copies_allowed(c)), None)
+            if alt is not None:
+                on_table[alt[0]] += 1
+                changed[t] = r.code
+                reads[t] = TileRead(alt[0], float(alt[1]), r.candidates)
     return changed
 
 
+def _at(codes: list[str], k: int) -> str | None:
+    return codes[k] if 0 <= k < len(codes) else None
+
+
+def _faces_alike(a: str | None, b: str | None) -> bool:
+    return a is not None and a == b and a != BACK and a not in BONUS
+
+
+def _hidden_kind(codes: list[str], i: int) -> str | None:
+    """The kind whose copy the face-down tile at `codes[i]` of a run hides, when it closes a set
+    there: the middle of a concealed pung (X back X), an end of a concealed kong (back X X)."""
+    if codes[i] != BACK:
+        return None
+    for a, b in ((i - 1, i + 1), (i + 1, i + 2), (i - 1, i - 2)):
+        if _faces_alike(_at(codes, a), _at(codes, b)):
+            return codes[a]
+    return None
+
+
 def _face_down_by_rule(codes: list[str], i: int) -> bool:
-    """Whether the face-down tile at `codes[i]` of a concealed run may rightly lie so: beside
-    another face-down tile, between two faces alike (a concealed pung's middle), or at the end
-    of two faces alike (a concealed kong's end, the kong laid touching the run)."""
-    def at(k: int) -> str | None:
-        return codes[k] if 0 <= k < len(codes) else None
-
-    def faces_alike(a: str | None, b: str | None) -> bool:
-        return a is not None and a == b and a != BACK and a not in BONUS
-
-    return (BACK in (at(i - 1), at(i + 1)) or faces_alike(at(i - 1), at(i + 1))
-            or faces_alike(at(i + 1), at(i + 2)) or faces_alike(at(i - 1), at(i - 2)))
+    """Whether the face-down tile at `codes[i]` of a run may rightly lie so: beside another
+    face-down tile, closing a set (_hidden_kind), or three tiles from another face-down tile (a
+    concealed kong's two ends, its middle misread)."""
+    return (BACK in (_at(codes, i - 1), _at(codes, i + 1), _at(codes, i - 3), _at(codes, i + 3))
+            or _hidden_kind(codes, i) is not None)
 
 
 def shows_winning_tile(seat_layout, layout: TableLayout) -> bool:
