@@ -632,13 +632,20 @@ def test_a_face_down_reading_is_never_turned_into_a_fifth_copy():
 
 def test_a_concealed_kong_with_a_misread_middle_keeps_its_face_down_ends():
     """A kong laid touching the run, back 5z 5z back, with a middle tile misread (as a back,
-    or as another face): its ends, three tiles apart, stay face down."""
+    or as another face whose candidates hold its mate's kind): its ends, three tiles apart, stay
+    face down.  Two backs three apart with two unlike faces between are no kong's ends."""
     from vision.repairs import repair_face_down_in_runs
 
-    for codes in (["1m", "2m", "3m", "back", "back", "5z", "back"], ["1m", "2m", "3m", "back", "7p", "8p", "back"]):
+    def run(codes, candidates=None):
         reads = [TileRead(c, 0.95, [(c, 0.95)]) if c != "back"
                  else TileRead("back", 0.45, [("back", 0.45), ("5z", 0.4)]) for c in codes]
-        assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {}
+        for k, cands in (candidates or {}).items():
+            reads[k] = TileRead(cands[0][0], cands[0][1], cands)
+        return repair_face_down_in_runs(_run_layout(len(reads)), reads)
+
+    assert run(["1m", "2m", "3m", "back", "back", "5z", "back"]) == {}
+    assert run(["1m", "2m", "3m", "back", "7p", "8p", "back"], {5: [("8p", 0.6), ("7p", 0.35)]}) == {}
+    assert run(["back", "2s", "3s", "back", "7p", "7p", "back"]) == {0: "back"}
 
 
 def test_the_face_down_ends_of_a_kong_in_the_run_count_as_copies():
@@ -661,3 +668,19 @@ def test_a_face_down_reading_that_is_fairly_sure_stays():
     reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in ["1m", "2m", "3m", "back", "4p", "5p"]]
     reads[3] = TileRead("back", 0.66, [("back", 0.66), ("5z", 0.33)])
     assert repair_face_down_in_runs(_run_layout(len(reads)), reads) == {}
+
+
+def test_a_set_laid_apart_with_flowers_touching_it_counts_its_hidden_copy_once():
+    """f1 5p back 5p f2 laid apart is a concealed pung of 5p with flowers touching it: one 5p
+    hidden, counted once, so a back of the concealed run whose face reading is 5p takes the
+    fourth 5p."""
+    from vision.layout import Group, SeatLayout, TableLayout
+    from vision.repairs import repair_face_down_in_runs
+
+    codes = ["1m", "2m", "3m", "back", "4p", "6p", "f1", "5p", "back", "5p", "f2"]
+    reads = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes]
+    reads[3] = TileRead("back", 0.45, [("back", 0.45), ("5p", 0.4), ("9s", 0.1)])
+    reads[8] = TileRead("back", 0.99, [("back", 0.99)])
+    seat = SeatLayout(0, [Group(list(range(6)), 0, concealed=True), Group(list(range(6, 11)), 0)])
+    layout = TableLayout([seat], [0] * 11, [False] * 11, [None] * 11, 0.0)
+    assert repair_face_down_in_runs(layout, reads) == {3: "back"} and reads[3].code == "5p"

@@ -34,8 +34,9 @@ MOST_FACES = 24
 #: lengths searched (a flat or noisy cepstrum has no length to give): on 25 hust-riichi test
 #: photos straight smears gave 2.7-25 (9 pixels sideways 11.7 or more), on a synthetic table of
 #: 2000x1500 whose region is mostly patterned cloth, smeared 11 pixels, 2.0-3.7; sharp photos
-#: 1.1-3.2 and Gaussian blurs 1.1-10.1, so it cannot tell a smear from a focus blur: the
-#: classifier's confidence in the mended tiles decides (vision.recognize MENDED_GAIN)
+#: 1.1-3.2 (a sharp synthetic table 4.3) and Gaussian blurs 1.1-10.1, so it cannot tell a smear
+#: from a focus blur: the classifier's confidence in the mended tiles decides
+#: (vision.recognize MENDED_GAIN)
 MIN_DEPTH = 2.0
 
 
@@ -85,7 +86,8 @@ def _cepstrum_along(img: np.ndarray, quads: list[TileQuad], degrees: float, long
     smear runs along its rows, each row's log spectrum averaged."""
     h, w = img.shape[:2]
     step = max(1, len(quads) // MOST_FACES)
-    side = int(max(max(q.width, q.height) for q in quads) * 1.2) + 2 * longest
+    # a typical tile's window (one huge find would make every window the photo's size)
+    side = int(float(np.median([max(q.width, q.height) for q in quads])) * 1.2) + 2 * longest
     n = cv2.getOptimalDFTSize(side)
     logs, rows_seen = np.zeros(n // 2 + 1, np.float64), 0
     for q in quads[::step][:MOST_FACES]:
@@ -107,7 +109,7 @@ def _cepstrum_along(img: np.ndarray, quads: list[TileQuad], degrees: float, long
         rows_seen += gh
     if not rows_seen:
         return None
-    return np.fft.irfft(logs / rows_seen)
+    return np.fft.irfft(logs / rows_seen, n=n)
 
 
 def unsmeared(img: np.ndarray, quads: list[TileQuad], smear: Smear) -> np.ndarray:

@@ -94,8 +94,9 @@ NO_TILES_SIZE = 0.04
 #: `mjscore validate` on all 256 hust-riichi photos as taken: 3 tiles more read right (a 9p read
 #: as 6p, ...: 245 -> 248 photos exact), none fewer
 TURNED_LOOK_BELOW = 0.5
-#: a blurred photo's tiles read again with the camera's straight smear taken off (vision.deblur)
-#: are read so when the classifier's mean confidence in them is higher by more than this
+#: a blurred photo's tiles read again with the camera's straight smear taken off (vision.deblur):
+#: a tile's mended reading is taken when the classifier is surer of it by more than this (or,
+#: when the mended photo's tiles differ, the whole mended reading when its mean is)
 MENDED_GAIN = 0.02
 TURNED_LOOK_GAIN = 2.0
 TURNED_LOOK_SURE = 0.8
@@ -221,7 +222,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     blur = tile_blur(img, faces)
     mended = None
     if blurred(blur) and not finds.negative:
-        layout, preds, mended = _read_unsmeared(classifier, seen, scale, quads, placed, layout, preds, blur)
+        layout, preds, mended = _read_unsmeared(classifier, seen, scale, quads, placed, layout, preds, blur, faces)
     t4 = time.perf_counter()
     reads = [TileRead(p.code, float(p.confidence), list(getattr(p, "candidates", []) or []),
                       list(getattr(p, "bonus", []) or [])) for p in preds]
@@ -238,7 +239,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
         # a blurred photo explains the warnings about its tiles, so it comes first; measured on
         # the faces as the table's rules left them (a back read as a face, a face as a back)
         final = [q for q, r in zip(layout.quads, reads) if r.code != "back"]
-        if len(final) != len(faces) or any(a is not b for a, b in zip(final, faces)):
+        if mended is None and (len(final) != len(faces) or any(a is not b for a, b in zip(final, faces))):
             blur = tile_blur(img, final)
         blur_warning = _blurred(blur, mended)
         small = _small_tiles(layout.quads, [r.code for r in reads])
@@ -409,13 +410,14 @@ def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
 
 
 def _read_unsmeared(classifier, seen: np.ndarray, scale: float, quads: list[TileQuad], placed,
-                    layout, preds, blur):
+                    layout, preds, blur, faces: list[TileQuad]):
     """(layout, predictions, the smear taken off or None): the tiles read again from the photo
     with the camera's straight smear along the blur's direction taken off (vision.deblur).  Where
-    both readings hold the same tiles, each tile keeps the surer of its two readings (a blank
-    face gains nothing from the mending but ringing, which a suit tile's marks outweigh); else
-    the mended reading is kept when its mean confidence is higher by more than MENDED_GAIN."""
-    smear = smear_of(seen, placed.quads, blur.degrees)
+    both readings hold the same tiles, each tile keeps its mended reading when that is surer by
+    more than MENDED_GAIN (a blank face gains nothing from the mending but ringing, which a suit
+    tile's marks outweigh); else the whole mended reading is kept when its mean confidence is
+    higher by more than MENDED_GAIN.  The smear is measured on the `faces` (a back has no ink)."""
+    smear = smear_of(seen, faces, blur.degrees)
     if smear is None:
         return layout, preds, None
     again_layout, again = _read(classifier, unsmeared(seen, placed.quads, smear), scale, quads, placed)

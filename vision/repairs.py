@@ -194,15 +194,18 @@ def repair_face_down_in_runs(layout: TableLayout, reads: list[TileRead]) -> dict
     for the warnings."""
     changed: dict[int, str] = {}
     on_table = face_up_counts(reads) + hidden_copies(layout, reads)
-    runs = [g.tiles for sl in layout.seats for g in sl.groups if g.concealed or len(g.tiles) >= RUN_OF_NO_SET]
-    for tiles in runs:
-        codes = [reads[t].code for t in tiles]
+    runs = [g for sl in layout.seats for g in sl.groups if g.concealed or len(g.tiles) >= RUN_OF_NO_SET]
+    for g in runs:
+        if _hidden_in(g, reads):
+            continue  # a set laid apart (flowers touching it): hidden_copies counted it
+        codes = [reads[t].code for t in g.tiles]
         on_table += Counter(kind for i in range(len(codes)) if (kind := _hidden_kind(codes, i)))
-    for tiles in runs:
-        codes = [reads[t].code for t in tiles]
-        for i, t in enumerate(tiles):
+    for g in runs:
+        codes = [reads[t].code for t in g.tiles]
+        for i, t in enumerate(g.tiles):
             r = reads[t]
-            if r.code != BACK or r.confidence >= LOW_CONFIDENCE or _face_down_by_rule(codes, i):
+            if (r.code != BACK or r.confidence >= LOW_CONFIDENCE or _face_down_by_rule(codes, i)
+                    or _kong_ends_apart(g.tiles, reads, i)):
                 continue
             alt = next(((c, p) for c, p in (r.candidates or [])[:3]
                         if c != BACK and c not in BONUS and p >= REPAIR_MIN_P
@@ -235,10 +238,21 @@ def _hidden_kind(codes: list[str], i: int) -> str | None:
 
 def _face_down_by_rule(codes: list[str], i: int) -> bool:
     """Whether the face-down tile at `codes[i]` of a run may rightly lie so: beside another
-    face-down tile, closing a set (_hidden_kind), or three tiles from another face-down tile (a
-    concealed kong's two ends, its middle misread)."""
-    return (BACK in (_at(codes, i - 1), _at(codes, i + 1), _at(codes, i - 3), _at(codes, i + 3))
-            or _hidden_kind(codes, i) is not None)
+    face-down tile, or closing a set (_hidden_kind)."""
+    return BACK in (_at(codes, i - 1), _at(codes, i + 1)) or _hidden_kind(codes, i) is not None
+
+
+def _kong_ends_apart(tiles: list[int], reads: list[TileRead], i: int) -> bool:
+    """Whether the face-down tile at `tiles[i]` and another three tiles from it may be a
+    concealed kong's two ends with a middle misread: the two tiles between share a kind among
+    their likeliest readings."""
+    for j, between in ((i + 3, (i + 1, i + 2)), (i - 3, (i - 2, i - 1))):
+        if 0 <= j < len(tiles) and reads[tiles[j]].code == BACK:
+            kinds = [{c for c, _ in (reads[tiles[k]].candidates or [])[:3]} | {reads[tiles[k]].code}
+                     for k in between]
+            if (kinds[0] & kinds[1]) - {BACK} - set(BONUS):
+                return True
+    return False
 
 
 def shows_winning_tile(seat_layout, layout: TableLayout) -> bool:
