@@ -4,8 +4,8 @@ lie, a seat short of a hand looked along its row, the table grouped again) -> up
 a warm light's cast taken off a pale set's tiles) -> classify (-> a concealed kong's missed
 backs put back, the table grouped again; tiles found in the negative read there too, and given
 up for the photo's own finds when neither reading is sure; fewer finds than a hand that read as
-no tile: none) -> hands.  Each step lives in its own
-module; this one only wires them together."""
+no tile: none; a blurred photo's straight smear taken off and its tiles read again) -> hands.
+Each step lives in its own module; this one only wires them together."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import BONUS
+from vision.deblur import smear_of, unsmeared
 from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles, find_tiles_in
 from vision.hands import read_hands
 from vision.sets import TileRead
@@ -26,7 +27,6 @@ from vision.layout import ROW_SQUARE, group_tiles
 from vision.look_again import missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
 from vision.rectify import upright_crop
-from vision.deblur import smear_of, unsmeared
 from vision.sharpness import blurred, tile_blur
 from vision.tile_check import EitherPolarity
 from vision.white_balance import balanced, warm_light_gains
@@ -94,12 +94,12 @@ NO_TILES_SIZE = 0.04
 #: `mjscore validate` on all 256 hust-riichi photos as taken: 3 tiles more read right (a 9p read
 #: as 6p, ...: 245 -> 248 photos exact), none fewer
 TURNED_LOOK_BELOW = 0.5
+TURNED_LOOK_GAIN = 2.0
+TURNED_LOOK_SURE = 0.8
 #: a blurred photo's tiles read again with the camera's straight smear taken off (vision.deblur):
 #: a tile's mended reading is taken when the classifier is surer of it by more than this (or,
 #: when the mended photo's tiles differ, the whole mended reading when its mean is)
 MENDED_GAIN = 0.02
-TURNED_LOOK_GAIN = 2.0
-TURNED_LOOK_SURE = 0.8
 
 
 @dataclass
