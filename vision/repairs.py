@@ -221,18 +221,17 @@ def _at(codes: list[str], k: int) -> str | None:
     return codes[k] if 0 <= k < len(codes) else None
 
 
-def _faces_alike(a: str | None, b: str | None) -> bool:
-    return a is not None and a == b and a != BACK and a not in BONUS
-
-
 def _hidden_kind(codes: list[str], i: int) -> str | None:
     """The kind whose copy the face-down tile at `codes[i]` of a run hides, when it closes a set
-    there: the middle of a concealed pung (X back X), an end of a concealed kong (back X X)."""
+    there as meld_of reads three tiles with one face down: the middle of a concealed pung
+    (X back X), an end of a concealed kong one of whose tiles was not found (back X X)."""
     if codes[i] != BACK:
         return None
-    for a, b in ((i - 1, i + 1), (i + 1, i + 2), (i - 1, i - 2)):
-        if _faces_alike(_at(codes, a), _at(codes, b)):
-            return codes[a]
+    for start in (i - 1, i, i - 2):
+        three = codes[start:start + 3] if start >= 0 else []
+        meld = meld_of(three) if len(three) == 3 and three.count(BACK) == 1 else None
+        if meld is not None and not meld["exposed"]:
+            return next(c for c in three if c != BACK)
     return None
 
 
