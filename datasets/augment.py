@@ -140,6 +140,18 @@ def smear(img: np.ndarray, length: int, degrees: float) -> np.ndarray:
     return cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
 
 
+def out_of_focus(img: np.ndarray, across: float) -> np.ndarray:
+    """The image as a camera focused off it takes it: each point spread over the lens's disk,
+    `across` pixels wide (its rim's pixels weighted by how much of them it covers)."""
+    reach = int(np.ceil(across / 2)) + 1
+    offsets = np.arange(-reach, reach + 1, dtype=np.float32)
+    kern = np.zeros((offsets.size, offsets.size), np.float32)
+    for oy in (np.arange(4) + 0.5) / 4 - 0.5:  # 4 x 4 samples a pixel
+        for ox in (np.arange(4) + 0.5) / 4 - 0.5:
+            kern += (offsets[None, :] + ox) ** 2 + (offsets[:, None] + oy) ** 2 <= (across / 2) ** 2
+    return cv2.filter2D(img, -1, kern / kern.sum(), borderType=cv2.BORDER_REFLECT)
+
+
 def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Lighting gradient, colour cast, shadow, gamma, blur, noise, low resolution, JPEG."""
     h, w = img.shape[:2]

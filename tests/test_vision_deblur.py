@@ -1,17 +1,20 @@
-"""A moved camera's straight smear measured and taken off: its direction and length found from
-the photo alone, the tiles sharper for it, and more of them read right (kept only when the
-classifier is surer)."""
+"""A blurred photo's blur measured and taken off: a moved camera's straight smear (its direction
+and length found from the photo alone) or a focus blur (told from a smear by spreading edges
+every way alike, its width from the blur measure), the tiles sharper for it, and more of them
+read right (kept only when the classifier is surer)."""
 
 from __future__ import annotations
 
 import importlib
 
+import cv2
 import numpy as np
 import pytest
 
-from datasets.augment import smear
+from datasets.augment import out_of_focus, smear
 from datasets.synth_table import make_table
-from vision.deblur import smear_of, unsmeared
+from vision.deblur import (FOCUS_ANISOTROPY, SMEAR_ANISOTROPY, FocusBlur, Smear, blur_kernels, deblurred,
+                           focus_spread, smear_of)
 from vision.quad import TileQuad
 from vision.sharpness import tile_blur
 
@@ -51,7 +54,7 @@ def test_taking_the_smear_off_brings_the_tiles_back_towards_the_sharp_photo(tabl
     moved = _moved(table, length, 20.0)
     faces = _faces(table)
     blur = tile_blur(moved, faces)
-    mended = unsmeared(moved, faces, smear_of(moved, faces, blur.degrees))
+    mended = deblurred(moved, faces, smear_of(moved, faces, blur.degrees))
 
     def off_sharp(img):
         return np.mean([np.abs(img[int(y1):int(y2), int(x1):int(x2)].astype(np.float32)
@@ -60,6 +63,63 @@ def test_taking_the_smear_off_brings_the_tiles_back_towards_the_sharp_photo(tabl
 
     assert off_sharp(mended) < 0.6 * off_sharp(moved)
     assert tile_blur(mended, faces).of_tile < 0.7 * blur.of_tile
+
+
+def _unfocused(table, share: float, shape: str) -> np.ndarray:
+    """The table as a camera not focused sees it: a Gaussian of `share` of a tile's width
+    ("soft"), or a lens's disk that many tile widths across ("disk")."""
+    width = share * table.tile_width()
+    return cv2.GaussianBlur(table.image, (0, 0), width) if shape == "soft" else out_of_focus(table.image, width)
+
+
+def _off_sharp(img, table, faces) -> float:
+    """How far the faces' pixels lie from the sharp photo's, on average."""
+    return float(np.mean([np.abs(img[int(y1):int(y2), int(x1):int(x2)].astype(np.float32)
+                                 - table.image[int(y1):int(y2), int(x1):int(x2)]).mean()
+                          for x1, y1, x2, y2 in (q.box for q in faces)]))
+
+
+def test_a_focus_blur_spreads_edges_every_way_and_a_smear_one_way(table):
+    faces = _faces(table)
+    unfocused = tile_blur(_unfocused(table, 0.07, "soft"), faces)
+    moved = tile_blur(_moved(table, int(round(0.3 * table.tile_width())) | 1, 20.0), faces)
+    assert unfocused.anisotropy < SMEAR_ANISOTROPY <= FOCUS_ANISOTROPY <= moved.anisotropy
+    assert [type(k) for k in blur_kernels(_moved(table, int(round(0.3 * table.tile_width())) | 1, 20.0), faces, moved)] == [Smear]
+    kernels = blur_kernels(_unfocused(table, 0.07, "soft"), faces, unfocused)
+    assert [(type(k), k.shape) for k in kernels] == [(FocusBlur, "soft"), (FocusBlur, "disk")]
+
+
+@pytest.mark.parametrize("share", [0.05, 0.07])
+def test_a_focus_blurs_width_is_measured_from_the_photo(table, share):
+    faces = _faces(table)
+    blur = tile_blur(_unfocused(table, share, "soft"), faces)
+    spread = focus_spread(blur, table.tile_width())
+    true = share * table.tile_width()
+    assert spread is not None and abs(spread - true) <= 0.25 * true, (spread, true)
+    # a sharp photo's own measure is no focus blur to take off
+    assert focus_spread(tile_blur(table.image, faces), table.tile_width()) is None
+
+
+@pytest.mark.parametrize("shape, share", [("soft", 0.07), ("disk", 0.24)])
+def test_taking_a_focus_blur_off_brings_the_tiles_back_towards_the_sharp_photo(table, shape, share):
+    faces = _faces(table)
+    unfocused = _unfocused(table, share, shape)
+    spread = focus_spread(tile_blur(unfocused, faces), table.tile_width())
+    mended = deblurred(unfocused, faces, FocusBlur(spread, shape))
+    assert _off_sharp(mended, table, faces) < 0.9 * _off_sharp(unfocused, table, faces)
+    assert tile_blur(mended, faces).of_tile < 0.9 * tile_blur(unfocused, faces).of_tile
+
+
+@pytest.mark.parametrize("shape, share", [("soft", 0.07), ("disk", 0.24)])
+def test_a_photo_out_of_focus_reads_more_tiles_right_with_the_blur_taken_off(table, monkeypatch, shape, share):
+    unfocused = _unfocused(table, share, shape)
+    mended = recognize_module.recognize(unfocused)
+    assert mended.blurred and "focus blur of" in mended.warnings[0]
+    assert "take the photo again focused on the tiles" in mended.warnings[0]
+    monkeypatch.setattr(recognize_module, "MENDED_GAIN", 1.0)
+    as_taken = recognize_module.recognize(unfocused)
+    assert as_taken.blurred and "focus blur of" not in as_taken.warnings[0]
+    assert _right(mended, table) > _right(as_taken, table)
 
 
 def _right(rec, table) -> int:
@@ -77,7 +137,7 @@ def test_a_smeared_photo_reads_more_tiles_right_with_the_smear_taken_off(table, 
     moved = _moved(table, int(round(0.3 * table.tile_width())) | 1, 20.0)
     mended = recognize_module.recognize(moved)
     assert mended.blurred and mended.warnings[0].startswith("the photo is blurred")
-    assert "straight smear" in mended.warnings[0] and "take the photo again" in mended.warnings[0]
+    assert "straight smear" in mended.warnings[0] and "take the photo again holding the camera still" in mended.warnings[0]
     # the same photo with mending refused (its reading never surer by so much)
     monkeypatch.setattr(recognize_module, "MENDED_GAIN", 1.0)
     as_taken = recognize_module.recognize(moved)
@@ -105,3 +165,13 @@ def test_a_smear_longer_than_can_be_mended_or_none_at_all_gives_no_length(table)
     assert smear_of(too_long, faces, tile_blur(too_long, faces).degrees) is None
     plain = np.full_like(table.image, 180)
     assert smear_of(plain, faces, 0.0) is None
+
+
+def test_a_camera_focused_off_spreads_a_point_over_a_disk_as_wide_as_asked():
+    point = np.zeros((41, 41), np.uint8)
+    point[20, 20] = 255
+    spread = out_of_focus(point.astype(np.float32), 9.0)
+    assert abs(float(spread.sum()) - 255.0) < 1e-2  # nothing lost or gained
+    lit = np.argwhere(spread > 0.5 * spread[20, 20])
+    assert lit[:, 0].min() == 16 and lit[:, 0].max() == 24 and lit[:, 1].min() == 16 and lit[:, 1].max() == 24
+    assert spread[20, 20] == pytest.approx(spread[20, 23], rel=1e-6)  # flat inside, not a peak

@@ -1,14 +1,22 @@
-"""A camera's straight smear taken off the tiles of a blurred photo, so they can be read again.
+"""A blurred photo's blur taken off its tiles, so they can be read again: a moved camera's
+straight smear, or a camera not focused.
 
 A phone moved during the exposure smears the photo along one line: each point becomes a segment
 of `length` pixels.  vision.sharpness measures the direction (edges spread along it and stay
 sharp across it).  The length shows in the photo's spectrum along that direction: a segment's
 spectrum is zero every 1/length cycles a pixel, so the log spectrum ripples with period
 1/length and its cepstrum has its deepest low at `length` (the classical estimate of a uniform
-motion's length).  Wiener deconvolution with that segment then sharpens a window round each
-tile.  vision.recognize reads the mended tiles and keeps a tile's mended reading only when the
-classifier is surer of it: a smear that is no straight line (a shaking hand, a focus blur)
-mends little and is mostly read as it was.
+motion's length).
+
+A camera not focused spreads each point every way alike (vision.sharpness's anisotropy near 1):
+into a soft round patch when a little out of focus, into the lens's disk when more.  Its size
+comes from the blur measure itself (the edges' spread, less what a sharp photo's measure
+shows), and both shapes are tried (`blur_kernels`).
+
+Wiener deconvolution with the kernel then sharpens a window round each tile.  vision.recognize
+reads the mended tiles with each kernel, takes the reading the classifier is surest of on the
+whole, and keeps a tile's mended reading only when the classifier is surer of it: a blur that
+fits no kernel mends little and is mostly read as it was.
 """
 
 from __future__ import annotations
@@ -36,14 +44,98 @@ MOST_FACES = 24
 #: pixels sideways 12.2-21.5, 13 pixels at 100 degrees 3.4-9.8, 5 pixels at 45 degrees 2.7-8.1;
 #: 8 synthetic tables smeared 30% of a tile 1.7-6.8; sharp photos 1.2-2.8 (a helper saw a sharp
 #: synthetic table at 4.3) and Gaussian blurs 1.1-6.1.  It cannot tell a smear from a focus
-#: blur: the classifier's confidence in the mended tiles decides (vision.recognize MENDED_GAIN)
+#: blur: the blur's anisotropy does (SMEAR_ANISOTROPY), or in between the classifier's confidence
 MIN_DEPTH = 2.0
+
+
+#: a blur measured at least this anisotropic (vision.sharpness Blur.anisotropy) is looked at as
+#: a straight smear (its length from the cepstrum) ...
+SMEAR_ANISOTROPY = 1.3
+#: ... and one under this as a focus blur; in between, as both, the reading the classifier is
+#: surer of deciding.  On synthetic tables blurred as benchmarks/blur.py blurs them (seeds 7 and
+#: 13, 17 tables; scratch script, forty-seventh session): smears of 20-30% of a tile called
+#: blurred 1.38-3.61, Gaussian blurs of 5-7% and lens disks of 18% 1.06-1.50; the hust-riichi
+#: test photos shaken 9 pixels 1.88-2.95
+FOCUS_ANISOTROPY = 1.7
+#: what the blur measure gives a sharp photo: edges spread as by a Gaussian of this many pixels
+#: of the faces as measured (at most vision.sharpness FACE_PX wide; synthetic tables of seed 7,
+#: 1280x960 to 4000x3000: 0.8-1.35)
+SHARP_SPREAD = 0.92
+#: a focus blur narrower than this (a Gaussian's sigma, pixels of the photo) is not mended
+MIN_SPREAD = 1.0
+#: a lens's disk whose steepest edge is a Gaussian's of spread s is this many s across (its
+#: line spread at the centre, 2 / (pi r), against the Gaussian's 1 / (s sqrt(2 pi)))
+DISK_PER_SPREAD = 2 * np.sqrt(2 * np.pi) * 2 / np.pi
 
 
 @dataclass(frozen=True)
 class Smear:
+    """A moved camera's straight smear: each point becomes a segment."""
     length: float  # pixels of the photo
     degrees: float  # from the photo's x axis towards its y axis, 0-180
+
+    @property
+    def reach(self) -> int:
+        """How far (pixels) the smear carries a point."""
+        return int(np.ceil(self.length)) + 2
+
+    def kernel(self, shape: tuple[int, int]) -> np.ndarray:
+        return _segment(shape, self)
+
+    def describe(self) -> str:
+        return f"a straight smear of {self.length:.0f} pixels"
+
+
+@dataclass(frozen=True)
+class FocusBlur:
+    """A camera not focused: each point becomes a round patch, a Gaussian of spread `spread`
+    pixels ("soft") or the lens's disk whose edges spread as much ("disk")."""
+    spread: float  # pixels of the photo
+    shape: str  # "soft" or "disk"
+
+    @property
+    def across(self) -> float:
+        """The patch's width in pixels: the disk's diameter, or the Gaussian's middle 95%."""
+        return self.spread * (DISK_PER_SPREAD if self.shape == "disk" else 4.0)
+
+    @property
+    def reach(self) -> int:
+        return int(np.ceil(self.across / 2 if self.shape == "disk" else 3 * self.spread)) + 2
+
+    def kernel(self, shape: tuple[int, int]) -> np.ndarray:
+        return _disk(shape, self.across) if self.shape == "disk" else _gaussian(shape, self.spread)
+
+    def describe(self) -> str:
+        return f"a focus blur of {self.across:.0f} pixels"
+
+
+def blur_kernels(img: np.ndarray, faces: list[TileQuad], blur) -> list:
+    """The blurs to try taking off a blurred photo's tiles (vision.sharpness's `blur`, measured
+    on the inked `faces`): a straight smear along the blur's direction when it is anisotropic
+    enough and the cepstrum gives its length, a focus blur of both shapes when it is isotropic
+    enough and wider than a sharp photo's; none when neither fits."""
+    kernels: list = []
+    if blur.anisotropy >= SMEAR_ANISOTROPY:
+        smear = smear_of(img, faces, blur.degrees)
+        if smear is not None:
+            kernels.append(smear)
+    if blur.anisotropy < FOCUS_ANISOTROPY and faces:
+        spread = focus_spread(blur, float(np.median([min(q.width, q.height) for q in faces])))
+        if spread is not None:
+            kernels += [FocusBlur(spread, "soft"), FocusBlur(spread, "disk")]
+    return kernels
+
+
+def focus_spread(blur, width: float) -> float | None:
+    """A focus blur's spread (a Gaussian's sigma, pixels of the photo) from the blur measure
+    (vision.sharpness: about 2.5 spreads over the tile width `width`), less a sharp photo's
+    measure (SHARP_SPREAD at the measuring scale) in quadrature; None under MIN_SPREAD."""
+    from vision.sharpness import FACE_PX
+
+    measured = blur.pixels / np.sqrt(2 * np.pi)
+    sharp = SHARP_SPREAD * max(1.0, width / FACE_PX)
+    spread = float(np.sqrt(max(0.0, measured ** 2 - sharp ** 2)))
+    return spread if spread >= MIN_SPREAD else None
 
 
 def smear_of(img: np.ndarray, quads: list[TileQuad], degrees: float) -> Smear | None:
@@ -112,12 +204,12 @@ def _cepstrum_along(img: np.ndarray, quads: list[TileQuad], degrees: float, long
     return np.fft.irfft(logs / rows_seen, n=n)
 
 
-def unsmeared(img: np.ndarray, quads: list[TileQuad], smear: Smear) -> np.ndarray:
-    """A copy of the photo with a window round each tile deconvolved (Wiener) by the smear: the
-    tiles' crops cut from it are as sharp as the smear lets them be; elsewhere it is the photo."""
+def deblurred(img: np.ndarray, quads: list[TileQuad], blur: Smear | FocusBlur) -> np.ndarray:
+    """A copy of the photo with a window round each tile deconvolved (Wiener) by the blur: the
+    tiles' crops cut from it are as sharp as the blur lets them be; elsewhere it is the photo."""
     out = img.copy()
     h, w = img.shape[:2]
-    reach = int(np.ceil(smear.length)) + 2
+    reach = blur.reach
     for q in quads:
         x1, y1, x2, y2 = q.box
         pad = 0.1 * max(x2 - x1, y2 - y1)
@@ -127,18 +219,18 @@ def unsmeared(img: np.ndarray, quads: list[TileQuad], smear: Smear) -> np.ndarra
             continue
         wx1, wy1 = max(0, ix1 - reach), max(0, iy1 - reach)
         wx2, wy2 = min(w, ix2 + reach), min(h, iy2 + reach)
-        window = _deconvolved(img[wy1:wy2, wx1:wx2], smear, reach)
+        window = _deconvolved(img[wy1:wy2, wx1:wx2], blur, reach)
         out[iy1:iy2, ix1:ix2] = window[iy1 - wy1:iy2 - wy1, ix1 - wx1:ix2 - wx1]
     return out
 
 
-def _deconvolved(window: np.ndarray, smear: Smear, reach: int) -> np.ndarray:
-    """The window Wiener-deconvolved by the smear's segment (edges reflected out by `reach` and
+def _deconvolved(window: np.ndarray, blur: Smear | FocusBlur, reach: int) -> np.ndarray:
+    """The window Wiener-deconvolved by the blur's kernel (edges reflected out by `reach` and
     more, so that the transform's wrap-around falls outside it)."""
     padded = cv2.copyMakeBorder(window, reach, reach, reach, reach, cv2.BORDER_REFLECT)
     ph, pw = cv2.getOptimalDFTSize(padded.shape[0]), cv2.getOptimalDFTSize(padded.shape[1])
     padded = cv2.copyMakeBorder(padded, 0, ph - padded.shape[0], 0, pw - padded.shape[1], cv2.BORDER_REFLECT)
-    kernel = np.fft.rfft2(_segment((ph, pw), smear))
+    kernel = np.fft.rfft2(blur.kernel((ph, pw)))
     wiener = np.conj(kernel) / (np.abs(kernel) ** 2 + NOISE_TO_SIGNAL)
     channels = padded.reshape(ph, pw, -1).astype(np.float32)
     sharp = np.stack([np.fft.irfft2(np.fft.rfft2(channels[..., c]) * wiener, s=(ph, pw))
@@ -161,4 +253,31 @@ def _segment(shape: tuple[int, int], smear: Smear) -> np.ndarray:
         for dx, dy, weight in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)),
                                (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):
             psf[(y0 + dy) % h, (x0 + dx) % w] += weight
+    return psf / psf.sum()
+
+
+def _centred_offsets(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's and column's offset from the origin, wrapping round as the transform sees it."""
+    h, w = shape
+    y = np.minimum(np.arange(h), h - np.arange(h)).astype(np.float32)
+    x = np.minimum(np.arange(w), w - np.arange(w)).astype(np.float32)
+    return y[:, None], x[None, :]
+
+
+def _gaussian(shape: tuple[int, int], spread: float) -> np.ndarray:
+    """A round Gaussian of `spread` pixels, centred on the origin (wrapping round)."""
+    y, x = _centred_offsets(shape)
+    psf = np.exp(-(x ** 2 + y ** 2) / (2 * spread ** 2))
+    return psf / psf.sum()
+
+
+def _disk(shape: tuple[int, int], across: float) -> np.ndarray:
+    """A disk `across` pixels wide, centred on the origin (wrapping round), its rim's pixels
+    weighted by how much of them it covers (4 x 4 samples a pixel)."""
+    y, x = _centred_offsets(shape)
+    r2 = (across / 2) ** 2
+    psf = np.zeros(shape, np.float32)
+    for oy in (np.arange(4) + 0.5) / 4 - 0.5:
+        for ox in (np.arange(4) + 0.5) / 4 - 0.5:
+            psf += (x + ox) ** 2 + (y + oy) ** 2 <= r2
     return psf / psf.sum()

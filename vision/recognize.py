@@ -4,7 +4,7 @@ lie, a seat short of a hand looked along its row, the table grouped again) -> up
 a warm light's cast taken off a pale set's tiles) -> classify (-> a concealed kong's missed
 backs put back, the table grouped again; tiles found in the negative read there too, and given
 up for the photo's own finds when neither reading is sure; fewer finds than a hand that read as
-no tile: none; a blurred photo's straight smear taken off and its tiles read again) -> hands.
+no tile: none; a blurred photo's blur, a straight smear or a focus blur, taken off and its tiles read again) -> hands.
 Each step lives in its own module; this one only wires them together."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import BONUS
-from vision.deblur import smear_of, unsmeared
+from vision.deblur import FOCUS_ANISOTROPY, SMEAR_ANISOTROPY, blur_kernels, deblurred
 from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles, find_tiles_in
 from vision.hands import read_hands
 from vision.sets import TileRead
@@ -96,9 +96,9 @@ NO_TILES_SIZE = 0.04
 TURNED_LOOK_BELOW = 0.5
 TURNED_LOOK_GAIN = 2.0
 TURNED_LOOK_SURE = 0.8
-#: a blurred photo's tiles read again with the camera's straight smear taken off (vision.deblur):
-#: a tile's mended reading is taken when the classifier is surer of it by more than this (or,
-#: when the mended photo's tiles differ, the whole mended reading when its mean is)
+#: a blurred photo's tiles read again with its blur taken off (vision.deblur): a tile's mended
+#: reading is taken when the classifier is surer of it by more than this (or, when the mended
+#: photo's tiles differ, the whole mended reading when its mean is)
 MENDED_GAIN = 0.02
 
 
@@ -217,12 +217,13 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     if unread:
         layout, preds = group_tiles([]), []
     # measured on the photo as taken, faces only (a back has no edges): a moved camera's straight
-    # smear is taken off and the tiles read again, kept when the classifier is surer of them
+    # smear or a focus blur is taken off and the tiles read again, kept when the classifier is
+    # surer of them
     faces = [q for q, p in zip(layout.quads, preds) if p.code != "back"]
     blur = tile_blur(img, faces)
     mended = None
     if blurred(blur) and not finds.negative:
-        layout, preds, mended = _read_unsmeared(classifier, seen, scale, quads, placed, layout, preds, blur, faces)
+        layout, preds, mended = _read_mended(classifier, seen, scale, quads, placed, layout, preds, blur, faces)
     t4 = time.perf_counter()
     reads = [TileRead(p.code, float(p.confidence), list(getattr(p, "candidates", []) or []),
                       list(getattr(p, "bonus", []) or [])) for p in preds]
@@ -409,28 +410,32 @@ def _small_tiles(quads: list[TileQuad], codes: list[str]) -> list[str]:
             "and seasons: check them, or send the photo at the camera's full resolution or taken closer"]
 
 
-def _read_unsmeared(classifier, seen: np.ndarray, scale: float, quads: list[TileQuad], placed,
-                    layout, preds, blur, faces: list[TileQuad]):
-    """(layout, predictions, the smear taken off or None): the tiles read again from the photo
-    with the camera's straight smear along the blur's direction taken off (vision.deblur).  Where
-    both readings hold the same tiles, each tile keeps its mended reading when that is surer by
-    more than MENDED_GAIN (a blank face gains nothing from the mending but ringing, which a suit
-    tile's marks outweigh); else the whole mended reading is kept when its mean confidence is
-    higher by more than MENDED_GAIN.  The smear is measured on the `faces` (a back has no ink)."""
-    smear = smear_of(seen, faces, blur.degrees)
-    if smear is None:
+def _read_mended(classifier, seen: np.ndarray, scale: float, quads: list[TileQuad], placed,
+                 layout, preds, blur, faces: list[TileQuad]):
+    """(layout, predictions, the blur taken off or None): the tiles read again from the photo
+    with its blur taken off (vision.deblur: a straight smear along the blur's direction, or a
+    focus blur of either shape), the blur whose mended reading the classifier is surest of on
+    the whole (its mean confidence).  Where both readings hold the same tiles, each tile keeps
+    its mended reading when that is surer by more than MENDED_GAIN (a blank face gains nothing
+    from the mending but ringing, which a suit tile's marks outweigh); else the whole mended
+    reading is kept when its mean confidence is higher by more than MENDED_GAIN.  The blur is
+    measured on the `faces` (a back has no ink)."""
+    best = None
+    for kernel in blur_kernels(seen, faces, blur):
+        again_layout, again = _read(classifier, deblurred(seen, placed.quads, kernel), scale, quads, placed)
+        if again and (best is None or _mean_confidence(again) > _mean_confidence(best[2])):
+            best = kernel, again_layout, again
+    if best is None:
         return layout, preds, None
-    again_layout, again = _read(classifier, unsmeared(seen, placed.quads, smear), scale, quads, placed)
-    if not again:
-        return layout, preds, None
+    kernel, again_layout, again = best
     if len(again_layout.quads) == len(layout.quads) and all(
             np.array_equal(a.corners, b.corners) for a, b in zip(again_layout.quads, layout.quads)):
         surer = [b if float(b.confidence) > float(a.confidence) + MENDED_GAIN else a for a, b in zip(preds, again)]
         taken = any(s is b for s, b in zip(surer, again))
-        return (layout, surer, smear) if taken else (layout, preds, None)
+        return (layout, surer, kernel) if taken else (layout, preds, None)
     if _mean_confidence(again) <= _mean_confidence(preds) + MENDED_GAIN:
         return layout, preds, None
-    return again_layout, again, smear
+    return again_layout, again, kernel
 
 
 def _mean_confidence(preds) -> float:
@@ -439,14 +444,18 @@ def _mean_confidence(preds) -> float:
 
 def _blurred(blur, mended) -> list[str]:
     """A warning when the photo is blurred enough to misread tiles by (vision.sharpness): a
-    moved or unfocused camera, which a second photo cures; it says so when a straight smear
-    was taken off before the tiles were read (`mended`, vision.deblur)."""
+    moved or unfocused camera, which a second photo cures; it says so when a blur was taken
+    off before the tiles were read (`mended`, vision.deblur)."""
     if not blurred(blur):
         return []
-    how = (f"; the tiles were read with a straight smear of {mended.length:.0f} pixels taken off, and "
-           "may still be misread" if mended is not None else ", so tiles may be misread")
+    how = (f"; the tiles were read with {mended.describe()} taken off, and may still be misread"
+           if mended is not None else ", so tiles may be misread")
+    # a smear spreads edges one way (the camera moved), a focus blur every way alike
+    cure = ("holding the camera still" if blur.anisotropy >= FOCUS_ANISOTROPY else
+            "focused on the tiles" if blur.anisotropy < SMEAR_ANISOTROPY else
+            "holding the camera still and focused on the tiles")
     return [f"the photo is blurred (the camera moved or was not focused: edges spread over {blur.of_tile:.0%} "
-            f"of a tile's width){how}: check them, or take the photo again holding the camera still"]
+            f"of a tile's width){how}: check them, or take the photo again {cure}"]
 
 
 def _classify(classifier, crops, quads, tiny: bool = False):

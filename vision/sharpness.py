@@ -2,9 +2,10 @@
 
 A phone photo taken in poor light is often moved or out of focus, and the classifier, trained
 on crops blurred a little, misreads many more tiles once the blur spreads an edge over a few
-percent of a tile's width (a suit tile's dots and sticks run together).  A moved camera's
-straight smear can be taken off (vision.deblur, along the direction measured here), but its user
-can also take the photo again: vision.recognize warns when `blurred` says so.
+percent of a tile's width (a suit tile's dots and sticks run together).  vision.deblur takes a
+moved camera's straight smear (along the direction measured here) or a focus blur (as wide as
+measured here) off the tiles, but their user can also take the photo again: vision.recognize
+warns when `blurred` says so.
 
 The measure: for a step edge blurred by a Gaussian of spread s, the steepest grey-level change
 across it is its contrast / (s * sqrt(2 pi)); so a face's contrast over its steepest change
@@ -56,6 +57,10 @@ class Blur:
     #: the direction the edges spread most along (degrees from the photo's x axis towards its
     #: y axis, 0-180): a moved camera's smear
     degrees: float = 0.0
+    #: the steepest change across that direction over the steepest along it: about 1 for a
+    #: blur that spreads edges every way alike (a camera not focused), 1.4 and more for a
+    #: moved camera's smear (see vision.deblur SMEAR_ANISOTROPY)
+    anisotropy: float = 1.0
 
 
 def tile_blur(img: np.ndarray, quads: list[TileQuad]) -> Blur | None:
@@ -68,7 +73,8 @@ def tile_blur(img: np.ndarray, quads: list[TileQuad]) -> Blur | None:
     if steepest <= 0:
         return None
     width = float(np.median([min(q.width, q.height) for q in quads]))
-    return Blur(1.0 / steepest, width / steepest, float(np.degrees(_ANGLES[k])))
+    return Blur(1.0 / steepest, width / steepest, float(np.degrees(_ANGLES[k])),
+                float(by_direction.max()) / steepest)
 
 
 def _steepest_by_direction(img: np.ndarray, quads: list[TileQuad]) -> np.ndarray | None:
