@@ -142,7 +142,10 @@ def smear(img: np.ndarray, length: int, degrees: float) -> np.ndarray:
 
 def out_of_focus(img: np.ndarray, across: float) -> np.ndarray:
     """The image as a camera focused off it takes it: each point spread over the lens's disk,
-    `across` pixels wide (its rim's pixels weighted by how much of them it covers)."""
+    `across` pixels wide (its rim's pixels weighted by how much of them it covers); a copy when
+    `across` is under a pixel."""
+    if across < 1.0:
+        return img.copy()
     reach = int(np.ceil(across / 2)) + 1
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     kern = np.zeros((offsets.size, offsets.size), np.float32)

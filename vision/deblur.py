@@ -22,11 +22,13 @@ fits no kernel mends little and is mostly read as it was.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
 
 from vision.quad import TileQuad
+from vision.sharpness import FACE_PX, Blur
 
 #: smears shorter than this many pixels are not worth mending (a warning's blur starts at 4)
 MIN_LENGTH = 3
@@ -88,51 +90,59 @@ class Smear:
 
 @dataclass(frozen=True)
 class FocusBlur:
-    """A camera not focused: each point becomes a round patch, a Gaussian of spread `spread`
-    pixels ("soft") or the lens's disk whose edges spread as much ("disk")."""
+    """A camera not focused: each point becomes a round patch, a Gaussian of `spread` pixels
+    ("soft") or the lens's disk whose edges are as steep ("disk", DISK_PER_SPREAD spreads
+    across)."""
     spread: float  # pixels of the photo
-    shape: str  # "soft" or "disk"
+    profile: Literal["soft", "disk"]
+
+    def __post_init__(self):
+        if not self.spread > 0 or self.profile not in ("soft", "disk"):
+            raise ValueError(f"no focus blur: spread {self.spread!r}, profile {self.profile!r}")
 
     @property
     def across(self) -> float:
-        """The patch's width in pixels: the disk's diameter, or the Gaussian's middle 95%."""
-        return self.spread * (DISK_PER_SPREAD if self.shape == "disk" else 4.0)
+        """The width (pixels) of the lens's disk as steep at its edges, whichever the profile:
+        the size the warning gives."""
+        return self.spread * DISK_PER_SPREAD
 
     @property
     def reach(self) -> int:
-        return int(np.ceil(self.across / 2 if self.shape == "disk" else 3 * self.spread)) + 2
+        """How far (pixels) the mending looks round a tile: a disk's Wiener filter rings out to
+        about its width, a Gaussian's dies within three spreads."""
+        return int(np.ceil(self.across if self.profile == "disk" else 3 * self.spread)) + 2
 
     def kernel(self, shape: tuple[int, int]) -> np.ndarray:
-        return _disk(shape, self.across) if self.shape == "disk" else _gaussian(shape, self.spread)
+        return _disk(shape, self.across) if self.profile == "disk" else _gaussian(shape, self.spread)
 
     def describe(self) -> str:
         return f"a focus blur of {self.across:.0f} pixels"
 
 
-def blur_kernels(img: np.ndarray, faces: list[TileQuad], blur) -> list:
-    """The blurs to try taking off a blurred photo's tiles (vision.sharpness's `blur`, measured
-    on the inked `faces`): a straight smear along the blur's direction when it is anisotropic
-    enough and the cepstrum gives its length, a focus blur of both shapes when it is isotropic
-    enough and wider than a sharp photo's; none when neither fits."""
-    kernels: list = []
+def blur_kernels(img: np.ndarray, faces: list[TileQuad], blur: Blur) -> list[Smear | FocusBlur]:
+    """The blurs to try taking off a blurred photo's tiles (`blur`, measured on the inked
+    `faces`): a straight smear along the blur's direction when it is SMEAR_ANISOTROPY or more
+    and the cepstrum gives its length, a focus blur of both profiles when it is under
+    FOCUS_ANISOTROPY and wider than a sharp photo's; none when neither fits."""
+    kernels: list[Smear | FocusBlur] = []
     if blur.anisotropy >= SMEAR_ANISOTROPY:
         smear = smear_of(img, faces, blur.degrees)
         if smear is not None:
             kernels.append(smear)
-    if blur.anisotropy < FOCUS_ANISOTROPY and faces:
-        spread = focus_spread(blur, float(np.median([min(q.width, q.height) for q in faces])))
+    if blur.anisotropy < FOCUS_ANISOTROPY:
+        spread = focus_spread(blur)
         if spread is not None:
             kernels += [FocusBlur(spread, "soft"), FocusBlur(spread, "disk")]
     return kernels
 
 
-def focus_spread(blur, width: float) -> float | None:
-    """A focus blur's spread (a Gaussian's sigma, pixels of the photo) from the blur measure
-    (vision.sharpness: about 2.5 spreads over the tile width `width`), less a sharp photo's
-    measure (SHARP_SPREAD at the measuring scale) in quadrature; None under MIN_SPREAD."""
-    from vision.sharpness import FACE_PX
-
+def focus_spread(blur: Blur) -> float | None:
+    """A focus blur's spread (a Gaussian's sigma, pixels of the photo): the blur measure's own
+    (vision.sharpness: about 2.5 spreads over a tile's width) less a sharp photo's (SHARP_SPREAD
+    pixels at the measuring scale, faces shrunk to FACE_PX) in quadrature; None under
+    MIN_SPREAD."""
     measured = blur.pixels / np.sqrt(2 * np.pi)
+    width = blur.pixels / blur.of_tile  # the faces' median width, which the measure divides by
     sharp = SHARP_SPREAD * max(1.0, width / FACE_PX)
     spread = float(np.sqrt(max(0.0, measured ** 2 - sharp ** 2)))
     return spread if spread >= MIN_SPREAD else None

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import BONUS
-from vision.deblur import FOCUS_ANISOTROPY, SMEAR_ANISOTROPY, blur_kernels, deblurred
+from vision.deblur import FOCUS_ANISOTROPY, SMEAR_ANISOTROPY, FocusBlur, Smear, blur_kernels, deblurred
 from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles, find_tiles_in
 from vision.hands import read_hands
 from vision.sets import TileRead
@@ -450,10 +450,14 @@ def _blurred(blur, mended) -> list[str]:
         return []
     how = (f"; the tiles were read with {mended.describe()} taken off, and may still be misread"
            if mended is not None else ", so tiles may be misread")
-    # a smear spreads edges one way (the camera moved), a focus blur every way alike
-    cure = ("holding the camera still" if blur.anisotropy >= FOCUS_ANISOTROPY else
-            "focused on the tiles" if blur.anisotropy < SMEAR_ANISOTROPY else
-            "holding the camera still and focused on the tiles")
+    # a smear spreads edges one way (the camera moved), a focus blur every way alike; the blur
+    # taken off says which it was, else the blur's anisotropy where it can tell
+    if isinstance(mended, Smear) or mended is None and blur.anisotropy >= FOCUS_ANISOTROPY:
+        cure = "holding the camera still"
+    elif isinstance(mended, FocusBlur) or blur.anisotropy < SMEAR_ANISOTROPY:
+        cure = "focused on the tiles"
+    else:
+        cure = "holding the camera still and focused on the tiles"
     return [f"the photo is blurred (the camera moved or was not focused: edges spread over {blur.of_tile:.0%} "
             f"of a tile's width){how}: check them, or take the photo again {cure}"]
 

@@ -57,9 +57,9 @@ class Blur:
     #: the direction the edges spread most along (degrees from the photo's x axis towards its
     #: y axis, 0-180): a moved camera's smear
     degrees: float = 0.0
-    #: the steepest change across that direction over the steepest along it: about 1 for a
-    #: blur that spreads edges every way alike (a camera not focused), 1.4 and more for a
-    #: moved camera's smear (see vision.deblur SMEAR_ANISOTROPY)
+    #: the steepest change along any direction over the steepest along that one: about 1 for
+    #: a blur that spreads edges every way alike (a camera not focused), more for a moved
+    #: camera's smear (vision.deblur SMEAR_ANISOTROPY, FOCUS_ANISOTROPY)
     anisotropy: float = 1.0
 
 
