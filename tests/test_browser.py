@@ -1302,6 +1302,20 @@ def test_a_game_saved_wrongly_in_the_browser_is_no_game_and_no_error(server, pag
     assert "could not be read" in page.inner_text("#game-status")
 
 
+def test_a_game_written_unreadably_by_another_tab_is_said_so_not_called_ended(server, page):
+    """A storage event carrying what cannot be read (another tab, or this tab's own write before a
+    reload, the event arriving late on a busy machine) says the saved game could not be read."""
+    page.goto(server + "/")
+    other = page.context.new_page()
+    other.goto(server + "/")
+    other.evaluate("() => localStorage.setItem('mjscore.game', '[]')")
+    page.wait_for_selector("#game-status:has-text('could not be read')")
+    assert "ended in another tab" not in page.inner_text("#game-status")
+    other.evaluate("() => localStorage.removeItem('mjscore.game')")  # a game truly ended there
+    page.wait_for_selector("#game-status:has-text('ended in another tab')")
+    other.close()
+
+
 def test_a_game_takes_a_hand_once_follows_its_rules_and_other_tabs(server, page):
     """A hand already in the game is not offered again (scored twice, it says which hand it is);
     a second tab opened on the game takes the game's rules and house settings, whatever its form

@@ -1413,6 +1413,9 @@ function gameChangedElsewhere(event) {
   followGame(document.body.dataset.state !== "scored");
   showGameAddButton();
   renderPlayers();
+  // what was written there and cannot be read is no game ended: loadGame has said so (the
+  // event may also reach this tab late, after it reloaded over its own unreadable write)
+  if (!game && event.key !== null && event.newValue !== null) return;
   gameStatus(game ? "The game was changed in another tab of this page: this is it now." : "The game was ended in another tab of this page.");
 }
 
