@@ -11,7 +11,7 @@ motion's length).
 A camera not focused spreads each point every way alike (vision.sharpness's anisotropy near 1):
 into a soft round patch when a little out of focus, into the lens's disk when more.  Its size
 comes from the blur measure itself (the edges' spread, less what a sharp photo's measure
-shows), and both shapes are tried (`blur_kernels`).
+shows), and both profiles are tried (`blur_kernels`).
 
 Wiener deconvolution with the kernel then sharpens a window round each tile.  vision.recognize
 reads the mended tiles with each kernel, takes the reading the classifier is surest of on the

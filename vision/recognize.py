@@ -414,7 +414,7 @@ def _read_mended(classifier, seen: np.ndarray, scale: float, quads: list[TileQua
                  layout, preds, blur, faces: list[TileQuad]):
     """(layout, predictions, the blur taken off or None): the tiles read again from the photo
     with its blur taken off (vision.deblur: a straight smear along the blur's direction, or a
-    focus blur of either shape), the blur whose mended reading the classifier is surest of on
+    focus blur of either profile), the blur whose mended reading the classifier is surest of on
     the whole (its mean confidence).  Where both readings hold the same tiles, each tile keeps
     its mended reading when that is surer by more than MENDED_GAIN (a blank face gains nothing
     from the mending but ringing, which a suit tile's marks outweigh); else the whole mended
