@@ -74,6 +74,17 @@ def shaken(pixels: int) -> Degradation:
     return apply
 
 
+def unfocused(sigma: float | None = None, disk: float | None = None) -> Degradation:
+    """A camera not focused: a Gaussian of `sigma` pixels, or a lens's disk `disk` pixels across
+    (datasets.augment.out_of_focus)."""
+    from datasets.augment import out_of_focus
+
+    def apply(image, boxes, seed):
+        out = cv2.GaussianBlur(image, (0, 0), sigma) if sigma else out_of_focus(image, disk)
+        return out, [list(b) for b in boxes]
+    return apply
+
+
 def bordered(share: float, colour: tuple[int, int, int]) -> Degradation:
     """Inside a border `share` of its size wide on every side (a screenshot of the photo)."""
     def apply(image, boxes, seed):
@@ -103,6 +114,8 @@ DEGRADATIONS: tuple[tuple[str, Degradation | None], ...] = (
     ("sensor noise, sigma 8", noisy(8.0)),
     ("shaken 5 pixels sideways", shaken(5)),
     ("shaken 9 pixels sideways", shaken(9)),
+    ("out of focus, Gaussian 3 pixels", unfocused(sigma=3.0)),
+    ("out of focus, lens disk 8 pixels", unfocused(disk=8.0)),
     ("black border, 15% each side", bordered(0.15, (0, 0, 0))),
     ("white border, 15% each side", bordered(0.15, (255, 255, 255))),
     ("green cast (fluorescent)", cast(0.85, 1.2, 0.85)),

@@ -1313,6 +1313,9 @@ def test_a_game_written_unreadably_by_another_tab_is_said_so_not_called_ended(se
     assert "ended in another tab" not in page.inner_text("#game-status")
     other.evaluate("() => localStorage.removeItem('mjscore.game')")  # a game truly ended there
     page.wait_for_selector("#game-status:has-text('ended in another tab')")
+    page.evaluate("() => document.querySelector('#game-status').textContent = ''")
+    other.evaluate("() => localStorage.setItem('mjscore.game', 'null')")  # no game, written as such
+    page.wait_for_selector("#game-status:has-text('ended in another tab')")
     other.close()
 
 

@@ -1404,6 +1404,16 @@ function restoreGame() {
   renderPlayers();
 }
 
+// whether a value written to the saved game's key holds no game (removed, or empty as loadGame
+// reads it), rather than one that cannot be read
+function writtenEmpty(value) {
+  try {
+    return JSON.parse(value || "null") === null;
+  } catch (e) {
+    return false;
+  }
+}
+
 // another tab of this page changed the game: this one follows, so neither writes over the other
 function gameChangedElsewhere(event) {
   if (event.key !== SAVED_GAME && event.key !== null) return;
@@ -1415,7 +1425,7 @@ function gameChangedElsewhere(event) {
   renderPlayers();
   // what was written there and cannot be read is no game ended: loadGame has said so (the
   // event may also reach this tab late, after it reloaded over its own unreadable write)
-  if (!game && event.key !== null && event.newValue !== null) return;
+  if (!game && event.key !== null && !writtenEmpty(event.newValue)) return;
   gameStatus(game ? "The game was changed in another tab of this page: this is it now." : "The game was ended in another tab of this page.");
 }
 
