@@ -1,6 +1,6 @@
 """Blur benchmark: how the classifier reads blurred table photos, and when the blur warning fires.
 
-    python benchmarks/blur.py [--tables 24] [--seed 13]     # about 11 minutes on 2 cores
+    python benchmarks/blur.py [--tables 24] [--seed 13]     # about 12 minutes on 2 cores
 
 Synthetic tables (datasets/synth_table.py) in the art styles the models were trained on (half
 procedural, half packaged; the held-out style's tables are in benchmarks/recognition.py), a

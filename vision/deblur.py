@@ -54,10 +54,10 @@ MIN_DEPTH = 2.0
 #: a straight smear (its length from the cepstrum) ...
 SMEAR_ANISOTROPY = 1.3
 #: ... and one under this as a focus blur; in between, as both, the reading the classifier is
-#: surer of deciding.  On synthetic tables blurred as benchmarks/blur.py blurs them (seeds 7 and
-#: 13, 17 tables; scratch script, forty-seventh session): smears of 20-30% of a tile called
-#: blurred 1.38-3.61, Gaussian blurs of 5-7% and lens disks of 18% 1.06-1.50; the hust-riichi
-#: test photos shaken 9 pixels 1.88-2.95
+#: surer of deciding.  On 24 synthetic tables blurred as benchmarks/blur.py blurs them (seeds 7
+#: and 13, saved as JPEG; scratch script, forty-seventh session): smears of 20-30% of a tile
+#: 1.38-3.61, Gaussian blurs of 5-7% and lens disks of 18% 1.03-1.50; the hust-riichi test
+#: photos shaken 9 pixels and called blurred 1.88-2.95
 FOCUS_ANISOTROPY = 1.7
 #: what the blur measure gives a sharp photo: edges spread as by a Gaussian of this many pixels
 #: of the faces as measured (at most vision.sharpness FACE_PX wide; synthetic tables of seed 7,
