@@ -87,6 +87,9 @@ class Smear:
     def describe(self) -> str:
         return f"a straight smear of {self.length:.0f} pixels"
 
+    #: how to take the photo again without it
+    cure = "holding the camera still"
+
 
 @dataclass(frozen=True)
 class FocusBlur:
@@ -117,6 +120,8 @@ class FocusBlur:
 
     def describe(self) -> str:
         return f"a focus blur of {self.across:.0f} pixels"
+
+    cure = "focused on the tiles"
 
 
 def blur_kernels(img: np.ndarray, faces: list[TileQuad], blur: Blur) -> list[Smear | FocusBlur]:

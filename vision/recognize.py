@@ -450,14 +450,16 @@ def _blurred(blur, mended) -> list[str]:
         return []
     how = (f"; the tiles were read with {mended.describe()} taken off, and may still be misread"
            if mended is not None else ", so tiles may be misread")
-    # a smear spreads edges one way (the camera moved), a focus blur every way alike; the blur
-    # taken off says which it was, else the blur's anisotropy where it can tell
-    if isinstance(mended, Smear) or mended is None and blur.anisotropy >= FOCUS_ANISOTROPY:
-        cure = "holding the camera still"
-    elif isinstance(mended, FocusBlur) or blur.anisotropy < SMEAR_ANISOTROPY:
-        cure = "focused on the tiles"
+    # the blur taken off says which it was; else a smear spreads edges one way (the camera
+    # moved), a focus blur every way alike, and in between either may be
+    if mended is not None:
+        cure = mended.cure
+    elif blur.anisotropy >= FOCUS_ANISOTROPY:
+        cure = Smear.cure
+    elif blur.anisotropy < SMEAR_ANISOTROPY:
+        cure = FocusBlur.cure
     else:
-        cure = "holding the camera still and focused on the tiles"
+        cure = f"{Smear.cure} and {FocusBlur.cure}"
     return [f"the photo is blurred (the camera moved or was not focused: edges spread over {blur.of_tile:.0%} "
             f"of a tile's width){how}: check them, or take the photo again {cure}"]
 
