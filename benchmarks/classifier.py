@@ -333,7 +333,7 @@ def markdown(res: dict) -> str:
               "flower or season. "
               + ("The synthetic test's target is judged on the eye labels, the standard the judge stands in "
                  f"for: the judge agrees with them on {st['judge_agrees_with_eye']:.1%} of the set's flowers and "
-                 "seasons (benchmarks/results/legibility.md)"
+                 "seasons in this run (benchmarks/results/legibility.md measures it on the labelled sheets)"
                  + (f"; {st['eye_labels_off']} of them, drawn here a few grey levels off the crops labelled (another "
                     f"release of OpenCV), take{'s' if st['eye_labels_off'] == 1 else ''} the judge's flags instead"
                     if st.get("eye_labels_off") else "")
