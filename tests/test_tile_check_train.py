@@ -62,7 +62,7 @@ def test_dark_faces_draw_dark_procedural_tables_and_leave_the_others_as_they_wer
     packaged = next(i for i in range(20) if art_of(i) is not None)
 
     def windows(i, dark):
-        xs, ys, _ = _table_samples((5, i, i + 1, True, ((640, 480),), dark, 0.0))
+        xs, ys, _ = _table_samples((5, i, i + 1, True, ((640, 480),), dark, 0.0, True))
         return np.stack(xs), np.array(ys)
 
     plain, ys = windows(procedural, 0.0)
@@ -91,5 +91,10 @@ def test_a_rack_gives_a_tile_sized_piece_of_itself_as_no_tile():
     assert 15 <= at_ends <= 35
     from vision.train_tile_check import _table_samples
 
-    _, ys, is_prop = _table_samples((5, 0, 1, True, ((640, 480),), 0.0, 1.0))  # every table with racks
+    _, ys, is_prop = _table_samples((5, 0, 1, True, ((640, 480),), 0.0, 1.0, True))  # every table with racks
     assert sum(is_prop) >= 1 and all(y == 0 for y, p in zip(ys, is_prop) if p)
+    # without the pieces (--no-rack-pieces) the table's own finds stay as they were, and no
+    # outline of a rack is added (the props' outlines still are)
+    _, ys2, is_prop2 = _table_samples((5, 0, 1, True, ((640, 480),), 0.0, 1.0, False))
+    assert sum(is_prop2) < sum(is_prop)
+    assert [y for y, p in zip(ys2, is_prop2) if not p] == [y for y, p in zip(ys, is_prop) if not p]

@@ -9,8 +9,9 @@ props' own outlines; and the finds on the hust-riichi TRAINING photos (the commi
 photos of a keyboard, a mouse and an empty tray give real things that are no tile).  A find is a
 tile when it overlaps a true tile at IoU >= 0.5, and is no tile when it overlaps none at 0.1;
 finds in between (half a tile, two tiles as one) are left out.  `--racks SHARE` draws tile racks
-(datasets/racks.py) on that share of the tables and adds pieces of them as no tile; the committed
-model was trained without (a trial with 0.3: docs/history.md, thirty-fourth session).  Each table gives all its finds
+(datasets/racks.py) on that share of the tables and adds pieces of them as no tile (with
+`--no-rack-pieces`, only the pipeline's own finds on the racks); the committed model was trained
+without racks (trials: docs/history.md, thirty-fourth and forty-eighth sessions).  Each table gives all its finds
 that are no tile, TILES_PER_TABLE of its tiles' and every flower's, face-down and sideways tile's
 (a flower lying apart is as lone as a die: without them the check learnt to drop lone tiles).
 
@@ -91,11 +92,13 @@ def _table_samples(job: tuple) -> tuple[list[np.ndarray], list[int], list[bool]]
     """Windows and labels from synthetic tables [start, stop) of one seed (one worker); with
     `every_tile`, all the true tiles' finds, else TILES_PER_TABLE of them; `dark`: the share of
     the procedural tables drawn with a dark-faced set, `racks`: the share of tables with tile
-    racks behind the rows (each drawn only when above 0, so the tables without are as they were)."""
+    racks behind the rows (each drawn only when above 0, so the tables without are as they were),
+    `rack_pieces`: whether tile-sized pieces of the racks go in as no tile besides the pipeline's
+    own finds on them."""
     from datasets.synth_table import _pick_art, make_table
     from vision.recognize import recognize
 
-    seed, start, stop, every_tile, sizes, dark, racks = job
+    seed, start, stop, every_tile, sizes, dark, racks, rack_pieces = job
     xs, ys, is_prop = [], [], []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
@@ -119,7 +122,7 @@ def _table_samples(job: tuple) -> tuple[list[np.ndarray], list[int], list[bool]]
             xs.append(window(t.image, found[k]))
             ys.append(labels[k])
             is_prop.append(False)
-        for q in _prop_quads(t.props, rng):
+        for q in _prop_quads(t.props if rack_pieces else [p for p in t.props if p["kind"] != "rack"], rng):
             xs.append(window(t.image, q))
             ys.append(0)
             is_prop.append(True)
@@ -131,8 +134,9 @@ def _rare(tile: dict) -> bool:
 
 
 def synthetic_samples(seed: int, count: int, workers: int = 2, every_tile: bool = False, sizes=SIZES,
-                      dark: float = 0.0, racks: float = 0.0):
-    chunks = [(seed, a, min(count, a + 10), every_tile, tuple(sizes), dark, racks) for a in range(0, count, 10)]
+                      dark: float = 0.0, racks: float = 0.0, rack_pieces: bool = True):
+    chunks = [(seed, a, min(count, a + 10), every_tile, tuple(sizes), dark, racks, rack_pieces)
+              for a in range(0, count, 10)]
     xs, ys, props = [], [], []
     # spawned, not forked: a fork after torch or onnxruntime started their threads can hang
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -272,6 +276,9 @@ def main(argv=None) -> int:
     ap.add_argument("--racks", type=float, default=0.0, metavar="SHARE",
                     help="this share of the training tables and of the threshold's check tables get tile "
                          "racks behind the rows (datasets.racks)")
+    ap.add_argument("--no-rack-pieces", action="store_true",
+                    help="with --racks: learn the racks from the pipeline's own finds on them alone, without "
+                         "tile-sized pieces of each rack added as no tile")
     ap.add_argument("--no-photos", action="store_true", help="synthetic tables only (no hust-riichi photos)")
     args = ap.parse_args(argv)
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
@@ -283,7 +290,7 @@ def main(argv=None) -> int:
     if not 0.0 <= args.racks <= 1.0:
         ap.error(f"--racks must be a share from 0 to 1, not {args.racks}")
     xs, ys, _ = synthetic_samples(1000 + args.seed, args.tables, args.threads, sizes=sizes, dark=args.dark_faces,
-                                  racks=args.racks)
+                                  racks=args.racks, rack_pieces=not args.no_rack_pieces)
     px, py = ([], []) if args.no_photos else photo_samples("train")
     xs, ys = np.stack(xs + px), np.array(ys + py)
     print(f"training set: {int((ys == 1).sum())} tiles, {int((ys == 0).sum())} finds that are no tile "
@@ -292,7 +299,7 @@ def main(argv=None) -> int:
     net = train(xs, ys, args.epochs, args.seed, args.threads)
     t2 = time.time()
     cx, cy, cprop = synthetic_samples(2000 + args.seed, args.check_tables, args.threads, every_tile=True, sizes=sizes,
-                                      racks=args.racks)
+                                      racks=args.racks, rack_pieces=not args.no_rack_pieces)
     vx, vy = ([], []) if args.no_photos else photo_samples("validation", every_tile=True)
     cx, cy, cprop = np.stack(cx), np.array(cy), np.array(cprop)
     pc = _probabilities(net, cx)
@@ -322,6 +329,7 @@ def main(argv=None) -> int:
             "trained_on": {"synthetic_tables": args.tables, "tiles": int((ys == 1).sum()),
                            "no_tile": int((ys == 0).sum()), "hust_riichi_train_finds": len(px)},
             "epochs": args.epochs, "seed": args.seed, "dark_faces": args.dark_faces, "racks": args.racks,
+            "rack_pieces": bool(args.racks) and not args.no_rack_pieces,
             "measured": measured,
             "minutes": {"data": round((t1 - t0) / 60, 1), "training": round((t2 - t1) / 60, 1),
                         "check": round((time.time() - t2) / 60, 1)}}
