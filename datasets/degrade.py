@@ -76,8 +76,11 @@ def shaken(pixels: int) -> Degradation:
 
 def unfocused(sigma: float | None = None, disk: float | None = None) -> Degradation:
     """A camera not focused: a Gaussian of `sigma` pixels, or a lens's disk `disk` pixels across
-    (datasets.augment.out_of_focus)."""
+    (datasets.augment.out_of_focus): one of the two."""
     from datasets.augment import out_of_focus
+
+    if (sigma is None) == (disk is None):
+        raise ValueError(f"give a Gaussian's sigma or a lens disk's width, one of them (sigma {sigma!r}, disk {disk!r})")
 
     def apply(image, boxes, seed):
         out = cv2.GaussianBlur(image, (0, 0), sigma) if sigma else out_of_focus(image, disk)
