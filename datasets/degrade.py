@@ -80,7 +80,8 @@ def unfocused(sigma: float | None = None, disk: float | None = None) -> Degradat
     from datasets.augment import out_of_focus
 
     if (sigma is None) == (disk is None):
-        raise ValueError(f"give a Gaussian's sigma or a lens disk's width, one of them (sigma {sigma!r}, disk {disk!r})")
+        raise ValueError(f"give a Gaussian's sigma or a lens disk's width, one of them "
+                         f"(sigma {sigma!r}, disk {disk!r})")
 
     def apply(image, boxes, seed):
         out = cv2.GaussianBlur(image, (0, 0), sigma) if sigma else out_of_focus(image, disk)
