@@ -180,15 +180,16 @@ def score_photo(data: bytes, context: dict, annotate: bool = True, name: str | N
 
     vision = _vision()
     recognition = _recognize(data, context.get("camera_seat", "E"), annotate, name)
-    read = recognition_json(recognition, annotate)
     try:
         case = vision.build_case(recognition, context)
     except (ValueError, KeyError) as exc:  # vision.CaseError (a ValueError) names what is missing
         code = getattr(exc, "code", None)
         error = {"code": code if isinstance(code, str) else "invalid-context",
                  "message": str(getattr(exc, "message", None) or exc)}
-        return {"recognition": read, "case": None, "result": {"error": error}}
-    return {"recognition": read, "case": case, "result": score_table(case)}
+        return {"recognition": recognition_json(recognition, annotate), "case": None, "result": {"error": error}}
+    # the recognition as the case was built from it: build_case may have read a tile again (the
+    # winner's hand mended, vision.complete), and its warning says so
+    return {"recognition": recognition_json(recognition, annotate), "case": case, "result": score_table(case)}
 
 
 def validate_zip(data: bytes, want_html: bool, filename: str | None = None) -> dict | str:

@@ -56,3 +56,17 @@ def test_json_recognition_is_not_mended():
     _misread(rec, "5m", "3m", 0.48, 0.40)
     case = build_case(rec.to_json(), {"win_by": "self-draw"})
     assert score_table(case)["error"]["code"] == "not-a-winning-hand"
+
+
+def test_the_photo_api_answers_with_the_mended_recognition(monkeypatch):
+    """POST /api/v1/photo/score's recognition is the one its case was built from: the mended
+    tile's reading and the warning that names it come back with the scores."""
+    import api.service
+
+    rec = _recognition()
+    _misread(rec, "5m", "3m", 0.48, 0.40)
+    monkeypatch.setattr(api.service, "_recognize", lambda *args, **kwargs: rec)
+    out = api.service.score_photo(b"photo", {"win_by": "self-draw"}, annotate=False)
+    assert "error" not in out["result"]
+    assert out["recognition"]["seats"]["E"]["concealed"] == out["case"]["hands"][0]["concealed"]
+    assert any("make no winning hand" in w for w in out["recognition"]["warnings"])
