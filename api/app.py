@@ -230,7 +230,7 @@ async def photo_score(
         description="who went Mah-Jongg (default: the seat whose winning tile lies sideways)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
     flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(FLAGS)}")] = "",
-    winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p")] = None,
+    winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p (default: the winner's tile lying sideways, or by itself apart from the sets)")] = None,
     limit: Annotated[Optional[int], Form(ge=0, description=(
         "the most a hand scores: pung-chow-limit 300 (400 with a bonus of 20), 0 for the book's game with "
         "no limit; classical 1000 (as the web page)"))] = None,

@@ -246,20 +246,22 @@ def _same_partition(rec, table) -> tuple[bool, str]:
             assign[j] = k
     if len(assign) != len(truth) or len(rec.tiles) != len(truth):
         return False, f"found {len(rec.tiles)} tiles, matched {len(assign)} of {len(truth)}"
+    # tiles laid apart that make no set are counted with the concealed tiles (vision.hands)
+    group_of = [("concealed" if t.group == "apart" else t.group) for t in rec.tiles]
     true_groups, pred_groups = {}, {}
     for j, t in enumerate(truth):
         true_groups.setdefault((t["seat"], t["group"]), set()).add(j)
         p = rec.tiles[assign[j]]
-        pred_groups.setdefault((p.seat, p.group), set()).add(j)
+        pred_groups.setdefault((p.seat, group_of[assign[j]]), set()).add(j)
     for j, t in enumerate(truth):
-        p = rec.tiles[assign[j]]
+        p, group = rec.tiles[assign[j]], group_of[assign[j]]
         if p.seat != t["seat"]:
             return False, f"tile {j} in seat {p.seat}, truly {t['seat']}"
-        if (t["group"] == "bonus") != (p.group == "bonus"):
+        if (t["group"] == "bonus") != (group == "bonus"):
             return False, f"tile {j} bonus mismatch ({p.group} vs {t['group']})"
-        if (t["group"] == "concealed") != (p.group == "concealed"):
+        if (t["group"] == "concealed") != (group == "concealed"):
             return False, f"tile {j} concealed mismatch ({p.group} vs {t['group']})"
-        if t["group"] != "bonus" and pred_groups[(p.seat, p.group)] != true_groups[(t["seat"], t["group"])]:
+        if t["group"] != "bonus" and pred_groups[(p.seat, group)] != true_groups[(t["seat"], t["group"])]:
             return False, f"tile {j} grouped with other tiles ({p.group} vs {t['group']})"
     return True, ""
 

@@ -278,7 +278,7 @@ def test_a_group_read_as_flowers_that_leaves_a_hand_short_is_read_as_a_pair_or_s
     layout = TableLayout([seat], [0] * 13, [False] * 13, [None] * 13, 0.0)
     _, group, hands, warnings = read_hands(layout, reads, "S")
     assert hands["S"]["concealed"] == "123m456p789s2233z" and hands["S"]["bonus_tiles"] == ""
-    assert group[11:] == ["concealed", "concealed"]
+    assert group[11:] == ["apart", "apart"]  # a pair laid apart: counted with the concealed tiles
     assert any("tile 12 read as f5, taken as 2z" in w and "short of 13" in w for w in warnings)
 
     full = [TileRead(c, 0.95, [(c, 0.95)]) for c in codes + ["4z", "4z"]]
@@ -385,7 +385,7 @@ def test_two_like_tiles_apart_in_a_hand_one_short_are_a_concealed_kong_with_its_
     assert not any("has 13 tiles" in w for w in warnings)
 
     _, group, hands, warnings = table(12)  # the hand is full without a kong: no set is made up
-    assert hands["E"]["melds"] == [] and group[-1] == "concealed"
+    assert hands["E"]["melds"] == [] and group[-1] == "apart"
 
 
 def test_a_set_laid_apart_read_alike_but_for_one_unsure_tile_is_that_pung():

@@ -6,6 +6,7 @@ from __future__ import annotations
 from scoring.tiles import TileError, parse_tiles
 
 from vision.complete import complete_winner
+from vision.extras import drop_extra_tiles, winning_tile_laid_apart
 from vision.hands import SEAT_NAMES, SEATS
 
 RULESETS = ("pung-chow", "pung-chow-limit", "classical")
@@ -46,8 +47,10 @@ def _winner(seats: dict, context: dict) -> str:
 def build_case(recognition, context: dict | None = None) -> dict:
     """A vectors.json case from a Recognition (or its to_json() dict) and the user's context:
     ruleset, camera_seat, round_wind, winner, win_by, winning_tile, flags, params.  From a
-    Recognition, a winner's hand that reads as no winning hand is mended from the tiles'
-    candidates where one or two other readings make it one (vision.complete, with a warning)."""
+    Recognition, a tile lying apart that its seat's hand is full without is taken out of it
+    (vision.extras), and a winner's hand that reads as no winning hand is mended from the
+    tiles' candidates where one or two other readings make it one (vision.complete); each with
+    a warning."""
     context = dict(context or {})
     data = recognition.to_json() if hasattr(recognition, "to_json") else dict(recognition)
     seats = data.get("seats") or {}
@@ -77,7 +80,8 @@ def build_case(recognition, context: dict | None = None) -> dict:
         is_winner = seat == winner
         winning = None
         if is_winner:
-            winning = context.get("winning_tile") or h.get("winning_tile")
+            winning = (context.get("winning_tile") or h.get("winning_tile")
+                       or winning_tile_laid_apart(recognition, seat, h))
             if not winning:
                 raise CaseError("no-winning-tile",
                                 f"which tile won {SEAT_NAMES[seat]} the hand? Lay it sideways at the "
@@ -102,5 +106,6 @@ def build_case(recognition, context: dict | None = None) -> dict:
             "round_wind": round_wind, "hands": hands}
     if context.get("params"):
         case["params"] = dict(context["params"])
+    drop_extra_tiles(recognition, case)
     complete_winner(recognition, case)
     return case

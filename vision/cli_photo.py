@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--win-by", default="discard", choices=WIN_BY,
                         help="how the winner won (default discard)")
     parser.add_argument("--winning-tile", default=None,
-                        help="the tile that completed the hand, if it is not laid sideways (e.g. 5p)")
+                        help="the tile that completed the hand, if it is not laid sideways or by itself apart "
+                             "from the sets (e.g. 5p)")
     parser.add_argument("--flag", dest="flags", action="append", default=[], choices=FLAGS, metavar="FLAG",
                         help=f"a winner's flag, repeatable: {', '.join(FLAGS)}")
     parser.add_argument("--ruleset", default="pung-chow", choices=RULESETS,

@@ -12,7 +12,7 @@ from itertools import combinations, product
 
 from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles
 
-from vision.hands import SEAT_NAMES
+from vision.hands import APART, SEAT_NAMES
 
 #: an alternative reading below this probability is never taken
 MIN_P = 0.02
@@ -37,7 +37,7 @@ def complete_winner(recognition, case: dict) -> str | None:
     if not tiles or hand is None or _valid(case) != "not-a-winning-hand":
         return None
     seat = hand["seat"]
-    mine = [i for i, t in enumerate(tiles) if t.seat == seat and t.group == "concealed"
+    mine = [i for i, t in enumerate(tiles) if t.seat == seat and t.group in ("concealed", APART)
             and not t.face_down and not t.sideways and t.candidates]
     options = {i: [(c, p) for c, p in tiles[i].candidates[1:] if p >= MIN_P and c != tiles[i].code
                    and c not in BONUS and c != BACK] for i in mine}

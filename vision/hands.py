@@ -22,6 +22,10 @@ NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"
                 10: "ten"}
 #: a low-confidence warning names the tile's other readings at least this likely
 ELSE_MIN_P = 0.05
+#: the group label of tiles laid apart from the concealed run and the sets that make no set (a
+#: pair laid apart, a stray find): counted with the concealed tiles, but a caller that knows who
+#: won can tell them from the run (vision.extras)
+APART = "apart"
 
 
 def seat_of(position: int, camera_seat: str) -> str:
@@ -182,7 +186,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                  f"are apart from the concealed run but are not a chow, pung or kong; "
                  f"counted as concealed", tiles)
             for t in tiles:
-                group_label[t] = "concealed"
+                group_label[t] = APART
                 if reads[t].code != BACK:
                     concealed.append(reads[t].code)
         held = len(concealed) + 3 * len(melds)

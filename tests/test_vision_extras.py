@@ -1,0 +1,106 @@
+"""A tile lying by itself apart from the sets that a hand is full without, once the winner is
+known, is taken out of that hand with a warning (vision.extras, called by build_case): the
+corner of a tile rack behind a row, read as a blank white dragon, made a hand that did not win
+hold 14 tiles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring import score_table
+from scoring.tiles import parse_tiles
+from vision import CaseError, build_case
+from vision.hands import read_hands
+from vision.layout import Group, SeatLayout, TableLayout
+from vision.quad import TileQuad
+from vision.recognize import Recognition, RecognizedTile
+from vision.sets import TileRead
+
+EAST = "123m456p789s234s55z"  # 14 tiles: a winning hand
+WEST = "111m234p678s33z99m"  # 13 tiles
+
+
+def _recognition(west_apart: list[str]) -> Recognition:
+    """East's run of 14 at the bottom, West's run of 13 at the top and `west_apart` lying apart
+    from it, each read surely (no flower among its readings), grouped as vision.hands groups."""
+    east, west = parse_tiles(EAST), parse_tiles(WEST)
+    codes = east + west + west_apart
+    reads = [TileRead(c, 0.97, [(c, 0.97)]) for c in codes]
+    n = len(codes)
+    w0 = len(east)
+    apart = list(range(w0 + len(west), n))
+    seats = [SeatLayout(0, [Group(list(range(w0)), 0, concealed=True)]),
+             SeatLayout(2, [Group(list(range(w0, w0 + len(west))), 0, concealed=True)]
+                        + ([Group(apart, 1)] if apart else []))]
+    positions = [0] * w0 + [2] * (n - w0)
+    layout = TableLayout(seats, positions, [False] * n, [None] * n, 0.0)
+    seat, group, hands, warnings = read_hands(layout, reads, "E")
+    quad = TileQuad(np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float32))
+    tiles = [RecognizedTile(quad, r.code, r.confidence, seat[i], group[i], False, list(r.candidates))
+             for i, r in enumerate(reads)]
+    return Recognition("table", 2000, 1500, "E", tiles, hands, warnings)
+
+
+def _context(winner: str) -> dict:
+    return {"ruleset": "pung-chow", "winner": winner, "win_by": "discard", "winning_tile": "9s" if winner == "E" else "9m"}
+
+
+def test_a_lone_find_that_a_losing_hand_is_full_without_is_not_counted():
+    rec = _recognition(["5z"])
+    assert rec.tiles[-1].group == "apart" and parse_tiles(rec.seats["W"]["concealed"]).count("5z") == 1
+    case = build_case(rec, _context("E"))
+    west = next(h for h in case["hands"] if h["seat"] == "W")
+    assert sorted(parse_tiles(west["concealed"])) == sorted(parse_tiles(WEST))
+    assert rec.seats["W"]["concealed"] == west["concealed"]
+    assert rec.tiles[-1].group == "extra" and rec.tiles[-1].code == "5z"
+    said = [w for w in rec.warnings if "is not counted" in w]
+    assert len(said) == 1 and "West" in said[0] and "5z" in said[0] and said[0].tiles == (len(rec.tiles) - 1,)
+    assert not any("counted as concealed" in w for w in rec.warnings)  # the warning it replaced
+    assert "error" not in score_table(case)
+
+
+def test_the_winners_fourteenth_tile_laid_apart_is_counted():
+    """West won: 13 in the run and the winning tile laid by itself make the winner's 14; East,
+    holding 14 but not the winner, is named."""
+    rec = _recognition(["9m"])
+    case = build_case(rec, _context("W"))
+    west = next(h for h in case["hands"] if h["seat"] == "W")
+    assert sorted(parse_tiles(west["concealed"])) == sorted(parse_tiles(WEST + "9m"))
+    assert rec.tiles[-1].group == "apart"
+    assert not any("is not counted" in w for w in rec.warnings)
+    named = [w for w in rec.warnings if "did not win but holds 14" in w]
+    assert len(named) == 1 and named[0].startswith("East")
+
+
+def test_two_tiles_laid_apart_are_left_counted():
+    """A pair laid apart is no lone find: which of the hand's tiles is too many is not known."""
+    rec = _recognition(["5z", "5z"])
+    case = build_case(rec, _context("E"))
+    west = next(h for h in case["hands"] if h["seat"] == "W")
+    assert parse_tiles(west["concealed"]).count("5z") == 2
+    assert [t.group for t in rec.tiles[-2:]] == ["apart", "apart"]
+    assert not any("is not counted" in w for w in rec.warnings)
+
+
+def test_a_recognition_given_as_json_is_left_alone():
+    rec = _recognition(["5z"])
+    case = build_case(rec.to_json(), _context("E"))
+    west = next(h for h in case["hands"] if h["seat"] == "W")
+    assert parse_tiles(west["concealed"]).count("5z") == 1
+
+
+def test_a_winners_lone_tile_laid_apart_is_taken_as_the_winning_tile():
+    """West won and named no winning tile, and none lies sideways: the tile laid by itself beside
+    a run of 13 is the one laid apart to show it won, said in a warning."""
+    rec = _recognition(["9m"])
+    case = build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard"})
+    west = next(h for h in case["hands"] if h["seat"] == "W")
+    assert west["winning_tile"] == "9m" and "error" not in score_table(case)
+    said = [w for w in rec.warnings if "taken as the winning tile" in w]
+    assert len(said) == 1 and said[0].startswith("West won") and said[0].tiles == (len(rec.tiles) - 1,)
+    # without a tile laid apart the winner must still say which tile won
+    alone = _recognition([])
+    with pytest.raises(CaseError) as err:
+        build_case(alone, {"ruleset": "pung-chow", "winner": "E", "win_by": "discard"})
+    assert err.value.code == "no-winning-tile"
