@@ -104,3 +104,13 @@ def test_a_winners_lone_tile_laid_apart_is_taken_as_the_winning_tile():
     with pytest.raises(CaseError) as err:
         build_case(alone, {"ruleset": "pung-chow", "winner": "E", "win_by": "discard"})
     assert err.value.code == "no-winning-tile"
+
+
+def test_a_lone_sideways_tile_is_never_taken_out():
+    """A tile lying sideways is a winning tile laid out as one: however full the hand, it stays."""
+    rec = _recognition(["5z"])
+    rec.tiles[-1].sideways = True
+    build_case(rec, _context("E"))
+    assert rec.tiles[-1].group == "apart"
+    assert parse_tiles(rec.seats["W"]["concealed"]).count("5z") == 1
+    assert not any("is not counted" in w for w in rec.warnings)

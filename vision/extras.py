@@ -57,7 +57,10 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
         held = _held(hand)
         apart = [i for i, t in enumerate(tiles) if t.seat == seat and t.group == APART and not t.face_down]
         codes = parse_tiles(hand["concealed"])
-        if held == full + 1 and len(apart) == 1 and tiles[apart[0]].code in codes:
+        lone = tiles[apart[0]] if len(apart) == 1 else None
+        # a sideways tile, or the only copy of the winning tile, is the winner's to keep
+        if (held == full + 1 and lone is not None and lone.code in codes and not lone.sideways
+                and not (lone.code == hand.get("winning_tile") and codes.count(lone.code) == 1)):
             i = apart[0]
             code = tiles[i].code
             codes.remove(code)
