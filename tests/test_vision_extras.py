@@ -21,23 +21,30 @@ EAST = "123m456p789s234s55z"  # 14 tiles: a winning hand
 WEST = "111m234p678s33z99m"  # 13 tiles
 
 
-def _recognition(west_apart: list[str]) -> Recognition:
-    """East's run of 14 at the bottom, West's run of 13 at the top and `west_apart` lying apart
-    from it, each read surely (no flower among its readings), grouped as vision.hands groups."""
-    east, west = parse_tiles(EAST), parse_tiles(WEST)
-    codes = east + west + west_apart
+def _recognition(west_apart: list[str], east_apart: tuple[str, ...] = (), west: str = WEST,
+                 west_sets: tuple[str, ...] = ()) -> Recognition:
+    """East's run of 14 at the bottom with `east_apart` laid apart from it, West's run (`west`) at
+    the top with each of `west_sets` laid apart as a set and `west_apart` lying apart by
+    themselves, each read surely (no flower among its readings), grouped as vision.hands groups."""
+    codes: list[str] = []
+    seats, positions = [], []
+
+    def group(tiles_codes, position, concealed=False):
+        start = len(codes)
+        codes.extend(tiles_codes)
+        positions.extend([position] * len(tiles_codes))
+        return Group(list(range(start, len(codes))), 0 if concealed else 1, concealed=concealed)
+
+    seats.append(SeatLayout(0, [group(parse_tiles(EAST), 0, True)]
+                            + ([group(list(east_apart), 0)] if east_apart else [])))
+    seats.append(SeatLayout(2, [group(parse_tiles(west), 2, True)] + [group(parse_tiles(m), 2) for m in west_sets]
+                            + ([group(west_apart, 2)] if west_apart else [])))
     reads = [TileRead(c, 0.97, [(c, 0.97)]) for c in codes]
     n = len(codes)
-    w0 = len(east)
-    apart = list(range(w0 + len(west), n))
-    seats = [SeatLayout(0, [Group(list(range(w0)), 0, concealed=True)]),
-             SeatLayout(2, [Group(list(range(w0, w0 + len(west))), 0, concealed=True)]
-                        + ([Group(apart, 1)] if apart else []))]
-    positions = [0] * w0 + [2] * (n - w0)
     layout = TableLayout(seats, positions, [False] * n, [None] * n, 0.0)
-    seat, group, hands, warnings = read_hands(layout, reads, "E")
+    seat, grp, hands, warnings = read_hands(layout, reads, "E")
     quad = TileQuad(np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float32))
-    tiles = [RecognizedTile(quad, r.code, r.confidence, seat[i], group[i], False, list(r.candidates))
+    tiles = [RecognizedTile(quad, r.code, r.confidence, seat[i], grp[i], False, list(r.candidates))
              for i, r in enumerate(reads)]
     return Recognition("table", 2000, 1500, "E", tiles, hands, warnings)
 
@@ -99,6 +106,8 @@ def test_a_winners_lone_tile_laid_apart_is_taken_as_the_winning_tile():
     assert west["winning_tile"] == "9m" and "error" not in score_table(case)
     said = [w for w in rec.warnings if "taken as the winning tile" in w]
     assert len(said) == 1 and said[0].startswith("West won") and said[0].tiles == (len(rec.tiles) - 1,)
+    assert rec.seats["W"]["winning_tile"] == "9m"
+    assert not any("counted as concealed" in w for w in rec.warnings)  # the warning it replaced
     # without a tile laid apart the winner must still say which tile won
     alone = _recognition([])
     with pytest.raises(CaseError) as err:
@@ -114,3 +123,41 @@ def test_a_lone_sideways_tile_is_never_taken_out():
     assert rec.tiles[-1].group == "apart"
     assert parse_tiles(rec.seats["W"]["concealed"]).count("5z") == 1
     assert not any("is not counted" in w for w in rec.warnings)
+
+
+def test_a_winners_fifteenth_tile_lying_apart_is_not_counted_and_the_count_warning_goes():
+    rec = _recognition([], east_apart=("5z",))
+    assert any(w.startswith("East has 15 tiles") for w in rec.warnings)
+    case = build_case(rec, _context("E"))
+    east = next(h for h in case["hands"] if h["seat"] == "E")
+    assert sorted(parse_tiles(east["concealed"])) == sorted(parse_tiles(EAST))
+    assert rec.tiles[len(parse_tiles(EAST))].group == "extra"
+    assert not any(w.startswith("East has 15 tiles") for w in rec.warnings)
+    assert any(w.startswith("East: the 5z lying by itself") for w in rec.warnings)
+    assert "error" not in score_table(case)
+
+
+def test_a_lone_copy_of_a_pung_laid_apart_may_be_its_kongs_fourth_tile_and_stays():
+    """West laid 999m apart and a 9m by itself: the 9m may be that kong's fourth tile."""
+    rec = _recognition(["9m"], west="11m234p678s33z", west_sets=("999m",))
+    assert rec.seats["W"]["melds"][0]["kind"] == "pung"
+    build_case(rec, _context("E"))
+    assert rec.tiles[-1].group == "apart" and "9m" in rec.seats["W"]["concealed"]
+    assert not any("is not counted" in w for w in rec.warnings)
+    assert any(w.startswith("West did not win but holds 14") for w in rec.warnings)
+
+
+def test_a_tile_laid_apart_beside_a_face_down_tile_is_no_lone_tile():
+    rec = _recognition(["back", "5z"])
+    build_case(rec, _context("E"))
+    assert rec.tiles[-1].group == "apart"
+    assert not any("is not counted" in w for w in rec.warnings)
+
+
+def test_the_only_copy_of_the_winning_tile_is_never_taken_out():
+    """East won on a 9m it named, the one 9m lying by itself beside a run of 14: the hand holds
+    15, but the winning tile is the winner's to keep (another of its tiles is too many)."""
+    rec = _recognition([], east_apart=("9m",))
+    case = build_case(rec, {**_context("E"), "winning_tile": "9m"})
+    east = next(h for h in case["hands"] if h["seat"] == "E")
+    assert "9m" in east["concealed"] and rec.tiles[len(parse_tiles(EAST))].group == "apart"

@@ -50,7 +50,8 @@ def build_case(recognition, context: dict | None = None) -> dict:
     Recognition, a tile lying apart that its seat's hand is full without is taken out of it
     (vision.extras), and a winner's hand that reads as no winning hand is mended from the
     tiles' candidates where one or two other readings make it one (vision.complete); each with
-    a warning."""
+    a warning.  These change the Recognition in place (its tiles, seats and warnings): build a
+    case from a Recognition once."""
     context = dict(context or {})
     data = recognition.to_json() if hasattr(recognition, "to_json") else dict(recognition)
     seats = data.get("seats") or {}

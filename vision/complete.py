@@ -37,8 +37,10 @@ def complete_winner(recognition, case: dict) -> str | None:
     if not tiles or hand is None or _valid(case) != "not-a-winning-hand":
         return None
     seat = hand["seat"]
+    # a winning tile laid sideways, or by itself apart (vision.extras), stays as the case names it
     mine = [i for i, t in enumerate(tiles) if t.seat == seat and t.group in ("concealed", APART)
-            and not t.face_down and not t.sideways and t.candidates]
+            and not t.face_down and not t.sideways and t.candidates
+            and not (t.group == APART and t.code == hand.get("winning_tile"))]
     options = {i: [(c, p) for c, p in tiles[i].candidates[1:] if p >= MIN_P and c != tiles[i].code
                    and c not in BONUS and c != BACK] for i in mine}
     trials = []  # (likelihood ratio against the readings, {tile: (code, p)})

@@ -5,48 +5,60 @@ set with the concealed tiles (group "apart"): a pair laid apart, a winning tile 
 It cannot tell who won, so it cannot tell a hand of 13 with a tile lying apart (a winner's 14)
 from a loser's 13 and a find that is no tile of the hand: the corner of a tile rack behind the
 row, read as a blank white dragon, or a coin.  Here the winner is known: a seat holding exactly
-one tile more than its hand can (13, the winner 14, each kong counted as three) with exactly one
-tile lying apart by itself has that tile taken out of its hand, with a warning naming it; a seat
-that did not win and still holds 14 is named too (the engine scores a loser's tiles as they
-are).  A winner who laid no tile sideways and named none, holding 14 with one tile lying by
-itself, laid that tile apart to show it won.  Nothing here looks at points."""
+one tile more than its hand can (13, the winner 14, each kong counted as three) whose only tile
+laid apart lies by itself, face up, has that tile taken out of its hand, with a warning in place
+of the one that counted it.  Never taken out: a tile lying sideways, the only copy of the
+winning tile, and a copy of one of the seat's pungs (a kong's fourth tile laid apart).  A seat
+that did not win and still holds 14 is named (the engine scores a loser's tiles as they are).
+A winner who laid no tile sideways and named none, holding 14 with a lone tile laid apart, laid
+it apart to show it won: it is the winning tile.  Both need a Recognition (its tiles' groups),
+not its JSON, and change it in place.  Nothing here looks at points."""
 
 from __future__ import annotations
 
 from scoring.tiles import format_tiles, parse_tiles
 
-from vision.hands import APART, SEAT_NAMES, TileWarning
+from vision.hands import APART, COUNT, SEAT_NAMES, TileWarning
 
 #: the group label of a tile taken out of its seat's hand here
 EXTRA = "extra"
 
 
 def _held(hand: dict) -> int:
-    """Tiles a case's hand holds, each kong counted as three (a hand holds 13, the winner 14)."""
-    return len(parse_tiles(hand["concealed"])) + 3 * len(hand["melds"])
+    """Tiles a hand holds, each kong counted as three (a hand holds 13, the winner 14)."""
+    return len(parse_tiles(hand.get("concealed", ""))) + 3 * len(hand.get("melds", []))
+
+
+def lone_tile_apart(tiles: list, seat: str) -> int | None:
+    """The index of the seat's only tile laid apart (group "apart"), when it is face up; None
+    when the seat laid none apart, or more than one (a pair, a face-down tile beside it)."""
+    apart = [i for i, t in enumerate(tiles) if t.seat == seat and t.group == APART]
+    return apart[0] if len(apart) == 1 and not tiles[apart[0]].face_down else None
 
 
 def winning_tile_laid_apart(recognition, seat: str, hand: dict) -> str | None:
-    """The winning tile of a winner who named none and laid none sideways: the one face-up tile
-    lying by itself apart from the sets when the hand holds 14 with it (a tile laid apart to
-    show it won), with a warning added to the recognition; else None."""
+    """The winning tile of a winner who named none and laid none sideways: the lone tile laid
+    apart when the hand holds 14 with it (laid apart to show it won); the recognition's seat
+    then names it, and a warning says so in place of the one that counted it apart.  None
+    otherwise."""
     tiles = getattr(recognition, "tiles", None) or []
-    apart = [i for i, t in enumerate(tiles) if t.seat == seat and t.group == APART and not t.face_down]
-    held = len(parse_tiles(hand.get("concealed", ""))) + 3 * len(hand.get("melds", []))
-    if len(apart) != 1 or held != 14:
+    i = lone_tile_apart(tiles, seat)
+    if i is None or _held(hand) != 14:
         return None
-    code = tiles[apart[0]].code
+    code = tiles[i].code
+    if seat in getattr(recognition, "seats", {}):
+        recognition.seats[seat]["winning_tile"] = code
     name = SEAT_NAMES[seat]
-    recognition.warnings.append(TileWarning(
-        f"{name} won: the tile read as {code} lying by itself apart from the sets is taken as the "
-        f"winning tile; if another tile won, say which (--winning-tile / the winning_tile field)", apart))
+    _in_place_of(recognition.warnings, APART, (i,), TileWarning(
+        f"{name} won: the {code} lying by itself apart from the sets is taken as the winning tile; "
+        f"if another tile won, say which (--winning-tile / the winning_tile field)", [i]))
     return code
 
 
 def drop_extra_tiles(recognition, case: dict) -> list[str]:
-    """Take out of `case` (and the recognition's seats) each tile lying apart by itself that
-    leaves its seat's hand full without it; returns the warnings added to the recognition.  Needs
-    a Recognition (its tiles' groups), not its JSON."""
+    """Take out of `case` (and the recognition's seats) each lone tile laid apart that leaves
+    its seat's hand full without it, and name a seat that did not win but holds 14; returns the
+    warnings added to the recognition."""
     tiles = getattr(recognition, "tiles", None)
     if not tiles:
         return []
@@ -55,41 +67,49 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
         seat, name = hand["seat"], SEAT_NAMES[hand["seat"]]
         full = 14 if hand["winner"] else 13
         held = _held(hand)
-        apart = [i for i, t in enumerate(tiles) if t.seat == seat and t.group == APART and not t.face_down]
-        codes = parse_tiles(hand["concealed"])
-        lone = tiles[apart[0]] if len(apart) == 1 else None
-        # a sideways tile, or the only copy of the winning tile, is the winner's to keep
-        if (held == full + 1 and lone is not None and lone.code in codes and not lone.sideways
-                and not (lone.code == hand.get("winning_tile") and codes.count(lone.code) == 1)):
-            i = apart[0]
+        i = lone_tile_apart(tiles, seat)
+        if held == full + 1 and i is not None and _extra(tiles[i], hand):
             code = tiles[i].code
+            codes = parse_tiles(hand["concealed"])
             codes.remove(code)
             hand["concealed"] = format_tiles(codes, sort=True)
             if seat in getattr(recognition, "seats", {}):
                 recognition.seats[seat]["concealed"] = hand["concealed"]
             tiles[i].group = EXTRA
-            who = "the winner's" if hand["winner"] else "a hand that did not win"
             warning = TileWarning(
-                f"{name}: a tile read as {code} lies by itself apart from the sets, and {name}'s hand is "
-                f"full without it ({full} tiles, as {who} holds): it is not counted (a tile rack's "
-                f"corner or a stray piece found as a tile?): check it", [i])
-            _replace_apart_warning(recognition.warnings, i, warning)
+                f"{name}: the {code} lying by itself apart from the sets is not counted: {name}'s hand "
+                f"has its {full} tiles without it (a tile rack's corner or a stray piece found as a "
+                f"tile?): check it", [i])
+            _in_place_of(recognition.warnings, APART, (i,), warning)
+            # the count the hands' reading warned about is right now
+            recognition.warnings[:] = [w for w in recognition.warnings
+                                       if not (getattr(w, "kind", "") == COUNT and w.startswith(f"{name} has "))]
             said.append(warning)
         elif not hand["winner"] and held == 14:
             warning = TileWarning(
                 f"{name} did not win but holds 14 tiles (a hand that did not win holds 13, each kong "
-                f"counted as three): a tile too many was read in {name}'s hand: check it",
-                [i for i, t in enumerate(tiles) if t.seat == seat])
+                f"counted as three): a tile too many was read in {name}'s hand, or {name} won: check it",
+                [k for k, t in enumerate(tiles) if t.seat == seat])
             recognition.warnings.append(warning)
             said.append(warning)
     return said
 
 
-def _replace_apart_warning(warnings: list, tile: int, warning: str) -> None:
-    """Put `warning` in place of vision.hands' warning that the tile lies apart and is counted
-    with the concealed tiles (no longer true), or after the others when there is none."""
+def _extra(tile, hand: dict) -> bool:
+    """Whether a lone tile laid apart may be taken out of its hand: counted in it, not lying
+    sideways (a winning tile laid out as one), not the only copy of the winning tile, and no
+    copy of one of the hand's pungs (it may be that kong's fourth tile)."""
+    codes = parse_tiles(hand["concealed"])
+    pungs = {parse_tiles(m["tiles"])[0] for m in hand["melds"] if m.get("kind") == "pung"}
+    return (tile.code in codes and not tile.sideways and tile.code not in pungs
+            and not (tile.code == hand.get("winning_tile") and codes.count(tile.code) == 1))
+
+
+def _in_place_of(warnings: list, kind: str, tiles: tuple[int, ...], warning: str) -> None:
+    """Put `warning` in place of the hands' warning of that kind about exactly those tiles (no
+    longer true), or after the others when there is none."""
     for k, w in enumerate(warnings):
-        if tuple(getattr(w, "tiles", ())) == (tile,) and "counted as concealed" in w:
+        if getattr(w, "kind", "") == kind and tuple(getattr(w, "tiles", ())) == tiles:
             warnings[k] = warning
             return
     warnings.append(warning)

@@ -26,6 +26,8 @@ ELSE_MIN_P = 0.05
 #: pair laid apart, a stray find): counted with the concealed tiles, but a caller that knows who
 #: won can tell them from the run (vision.extras)
 APART = "apart"
+#: the kind of a warning about a seat's tile count (TileWarning.kind)
+COUNT = "count"
 
 
 def seat_of(position: int, camera_seat: str) -> str:
@@ -41,13 +43,16 @@ def _else(r: TileRead) -> str:
 class TileWarning(str):
     """A warning's words, and the tiles it is about (indices into the layout's tiles): a page
     can show a person the tiles a warning names (their numbers count along a seat's groups,
-    which no view but the photo shows)."""
+    which no view but the photo shows).  `kind` names what a later step may make untrue: APART
+    (tiles laid apart counted with the concealed ones), COUNT (a seat's tile count)."""
 
     tiles: tuple[int, ...]
+    kind: str
 
-    def __new__(cls, text: str, tiles=()):
+    def __new__(cls, text: str, tiles=(), kind: str = ""):
         warning = super().__new__(cls, text)
         warning.tiles = tuple(int(t) for t in tiles)
+        warning.kind = kind
         return warning
 
 
@@ -63,8 +68,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     hands: dict[str, dict] = {}
     warnings: list[str] = []
 
-    def warn(text: str, tiles=()) -> None:
-        warnings.append(TileWarning(text, tiles))
+    def warn(text: str, tiles=(), kind: str = "") -> None:
+        warnings.append(TileWarning(text, tiles, kind))
     unbonused = repair_stray_bonus(layout, reads)
     turned_up = repair_face_down_in_runs(layout, reads)
     lone = bonus_rows(layout, reads)
@@ -184,7 +189,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
             shown = " ".join(reads[t].code for t in tiles)
             warn(f"{name}: the tiles {shown} (tiles {', '.join(str(number[t]) for t in tiles)}) "
                  f"are apart from the concealed run but are not a chow, pung or kong; "
-                 f"counted as concealed", tiles)
+                 f"counted as concealed", tiles, APART)
             for t in tiles:
                 group_label[t] = APART
                 if reads[t].code != BACK:
@@ -193,7 +198,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
         expected = "14" if winning else "13 or 14"
         if held not in (13, 14) or (winning and held != 14):
             warn(f"{name} has {held} tiles (a hand holds 13, the winner 14, "
-                 f"not counting each kong's fourth tile or bonus tiles; expected {expected})", order)
+                 f"not counting each kong's fourth tile or bonus tiles; expected {expected})", order, COUNT)
         hands[seat] = {
             "concealed": format_tiles(concealed, sort=True),
             "melds": melds,
