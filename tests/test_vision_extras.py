@@ -22,10 +22,11 @@ WEST = "111m234p678s33z99m"  # 13 tiles
 
 
 def _recognition(west_apart: list[str], east_apart: tuple[str, ...] = (), west: str = WEST,
-                 west_sets: tuple[str, ...] = ()) -> Recognition:
+                 west_sets: tuple[str, ...] = (), west_sideways: bool = False) -> Recognition:
     """East's run of 14 at the bottom with `east_apart` laid apart from it, West's run (`west`) at
     the top with each of `west_sets` laid apart as a set and `west_apart` lying apart by
-    themselves, each read surely (no flower among its readings), grouped as vision.hands groups."""
+    themselves (the last laid sideways with `west_sideways`), each read surely (no flower among its
+    readings), grouped as vision.hands groups."""
     codes: list[str] = []
     seats, positions = [], []
 
@@ -41,10 +42,12 @@ def _recognition(west_apart: list[str], east_apart: tuple[str, ...] = (), west: 
                             + ([group(west_apart, 2)] if west_apart else [])))
     reads = [TileRead(c, 0.97, [(c, 0.97)]) for c in codes]
     n = len(codes)
-    layout = TableLayout(seats, positions, [False] * n, [None] * n, 0.0)
+    sideways = [False] * n
+    sideways[-1] = west_sideways and bool(west_apart)
+    layout = TableLayout(seats, positions, sideways, [None] * n, 0.0)
     seat, grp, hands, warnings = read_hands(layout, reads, "E")
     quad = TileQuad(np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float32))
-    tiles = [RecognizedTile(quad, r.code, r.confidence, seat[i], grp[i], False, list(r.candidates))
+    tiles = [RecognizedTile(quad, r.code, r.confidence, seat[i], grp[i], sideways[i], list(r.candidates))
              for i, r in enumerate(reads)]
     return Recognition("table", 2000, 1500, "E", tiles, hands, warnings)
 
@@ -161,3 +164,13 @@ def test_the_only_copy_of_the_winning_tile_is_never_taken_out():
     case = build_case(rec, {**_context("E"), "winning_tile": "9m"})
     east = next(h for h in case["hands"] if h["seat"] == "E")
     assert "9m" in east["concealed"] and rec.tiles[len(parse_tiles(EAST))].group == "apart"
+
+
+def test_a_sideways_tile_lying_by_itself_is_the_winning_tile():
+    """West's winning tile laid sideways a gap from the run: the photo shows who won."""
+    rec = _recognition(["9m"])
+    rec_sideways = _recognition(["9m"], west_sideways=True)
+    assert rec.seats["W"]["winning_tile"] is None
+    assert rec_sideways.seats["W"]["winning_tile"] == "9m"
+    case = build_case(rec_sideways, {"ruleset": "pung-chow", "win_by": "discard"})
+    assert [h["seat"] for h in case["hands"] if h["winner"]] == ["W"] and "error" not in score_table(case)

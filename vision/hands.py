@@ -194,6 +194,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 group_label[t] = APART
                 if reads[t].code != BACK:
                     concealed.append(reads[t].code)
+                    if layout.sideways[t] and len(tiles) == 1 and winning is None:
+                        winning = reads[t].code  # the winning tile laid sideways, a gap from the run
         held = len(concealed) + 3 * len(melds)
         expected = "14" if winning else "13 or 14"
         if held not in (13, 14) or (winning and held != 14):
