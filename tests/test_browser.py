@@ -843,6 +843,33 @@ def test_scoring_waits_for_the_winner_and_the_winning_tile(server, page):
     assert shown_results(page) == expected_results(score_table(case))
 
 
+def test_a_winning_tile_laid_by_itself_is_marked_when_the_winner_is_chosen(server, page):
+    """The winner's tile read lying by itself apart from the sets (group "apart"), none lying
+    sideways: choosing the winner marks it as the tile that won, as `mjscore photo` takes it, and
+    the table scores as the engine scores it."""
+    def laid_apart(recognition):
+        for hand in recognition["seats"].values():
+            hand["winning_tile"] = None
+        sideways = next(t for t, true in zip(recognition["tiles"], json.loads(TRUTH.read_text())["tiles"])
+                        if true.get("sideways"))
+        sideways["group"] = "apart"
+
+    truth = answer_from_truth(page, laid_apart)
+    sent = capture_score_requests(page)
+    upload_example(page, server)
+    winner = next(h for h in truth["case"]["hands"] if h["winner"])
+    assert page.locator("#hands button.tile.winning").count() == 0
+    page.select_option("#winner", winner["seat"])
+    marked = page.locator("#hands button.tile.winning")
+    assert marked.count() == 1 and marked.get_attribute("data-code") == winner["winning_tile"]
+    assert marked.evaluate("b => b.closest('article').dataset.seat") == winner["seat"]
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    assert next(h for h in sent[-1]["hands"] if h["winner"])["winning_tile"] == winner["winning_tile"]
+    assert shown_results(page) == expected_results(score_table(truth["case"]))
+
+
 def test_a_change_takes_the_old_scores_away_and_a_new_photo_starts_a_new_hand(server, page):
     answer_from_truth(page)
     upload_example(page, server)

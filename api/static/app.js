@@ -124,7 +124,8 @@ function buildModel(rec, cameraWind) {
     if (match) match.used = true;
     tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
       confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [],
-      read: match && match.code !== code ? match.code : null, index: match ? match.index : null });
+      read: match && match.code !== code ? match.code : null, index: match ? match.index : null,
+      apart: Boolean(match && match.group === "apart") });
     return id;
   };
 
@@ -792,6 +793,16 @@ async function recognizeFile(file) {
   const marked = doubtful === 1 ? "1 read with little confidence is marked" : `${doubtful} read with little confidence are marked`;
   setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${marked} with a dashed outline` : ""}. Check them, then score the table.${winner}`);
   document.body.dataset.state = "recognized";
+}
+
+// a winner with no winning tile marked, holding 14 tiles of which one was read lying by itself
+// apart from the sets (group "apart"), laid it apart to show it won: it is marked (as
+// mjscore photo takes it; the table is drawn again by the field's change), and the person may
+// mark another
+function markTileLaidApart(wind) {
+  const seat = model.seats[posOfWind(wind, $("#camera_seat").value)];
+  const apart = seat.concealed.filter((id) => model.tiles.get(id).apart);
+  if (apart.length === 1 && seat.concealed.length + 3 * seat.melds.length === 14) model.winning = apart[0];
 }
 
 function buildCase() {
@@ -1526,6 +1537,7 @@ function setup() {
       const where = locate(model.winning);
       if (!where || where.pos === null || windAt(where.pos) !== $("#winner").value) model.winning = null;
     }
+    if (model && !model.winning && $("#winner").value) markTileLaidApart($("#winner").value);
     showEastFlags();
   });
   $("#mj_bonus").addEventListener("change", bonusChanged);
