@@ -240,9 +240,9 @@ async def photo_score(
     """Recognise the photo, build the table with the context the photo cannot show, score it.
 
     ``result`` holds the scores, or ``{"error": {code, message}}`` when the photo and the fields make
-    no table (``case`` is then null: no winner named and no winning tile lying sideways, the winning
-    tile not in the winner's hand, the winner not in the photo) or the rules engine refuses the
-    table built: the recognition comes back either way so it can be corrected and sent to
+    no table (``case`` is then null: no winner named and none shown by a sideways tile, no winning
+    tile named, lying sideways or laid by itself apart, a winning tile that is no tile, the winner
+    not in the photo, no tiles) or the rules engine refuses the table built: the recognition comes back either way so it can be corrected and sent to
     /api/v1/score.
     """
     check_content_type(image.content_type)

@@ -137,7 +137,10 @@ class TileOut(BaseModel):
     code: str
     confidence: float
     seat: Optional[str] = None
-    group: Optional[Any] = None
+    group: Optional[Any] = Field(
+        None, description="concealed (the concealed run), meld-1, meld-2, ... (the seat's sets), bonus (a flower or "
+                          "season), apart (laid apart, making no set: counted with the concealed tiles); from "
+                          "/api/v1/photo/score also extra (lying by itself, its hand full without it: not counted)")
     face_down: bool = False
     quad: Optional[list[list[float]]] = Field(
         None, description="the tile's four corners in the same pixels, the first two its top edge as its player sees it")

@@ -59,6 +59,7 @@ def _context(winner: str) -> dict:
 def test_a_lone_find_that_a_losing_hand_is_full_without_is_not_counted():
     rec = _recognition(["5z"])
     assert rec.tiles[-1].group == "apart" and parse_tiles(rec.seats["W"]["concealed"]).count("5z") == 1
+    assert any("counted with the concealed tiles" in w for w in rec.warnings)
     case = build_case(rec, _context("E"))
     west = next(h for h in case["hands"] if h["seat"] == "W")
     assert sorted(parse_tiles(west["concealed"])) == sorted(parse_tiles(WEST))
@@ -66,7 +67,7 @@ def test_a_lone_find_that_a_losing_hand_is_full_without_is_not_counted():
     assert rec.tiles[-1].group == "extra" and rec.tiles[-1].code == "5z"
     said = [w for w in rec.warnings if "is not counted" in w]
     assert len(said) == 1 and "West" in said[0] and "5z" in said[0] and said[0].tiles == (len(rec.tiles) - 1,)
-    assert not any("counted as concealed" in w for w in rec.warnings)  # the warning it replaced
+    assert not any("counted with the concealed tiles" in w for w in rec.warnings)  # the warning it replaced
     assert "error" not in score_table(case)
 
 
@@ -110,7 +111,7 @@ def test_a_winners_lone_tile_laid_apart_is_taken_as_the_winning_tile():
     said = [w for w in rec.warnings if "taken as the winning tile" in w]
     assert len(said) == 1 and said[0].startswith("West won") and said[0].tiles == (len(rec.tiles) - 1,)
     assert rec.seats["W"]["winning_tile"] == "9m"
-    assert not any("counted as concealed" in w for w in rec.warnings)  # the warning it replaced
+    assert not any("counted with the concealed tiles" in w for w in rec.warnings)  # the warning it replaced
     # without a tile laid apart the winner must still say which tile won
     alone = _recognition([])
     with pytest.raises(CaseError) as err:
@@ -172,5 +173,7 @@ def test_a_sideways_tile_lying_by_itself_is_the_winning_tile():
     rec_sideways = _recognition(["9m"], west_sideways=True)
     assert rec.seats["W"]["winning_tile"] is None
     assert rec_sideways.seats["W"]["winning_tile"] == "9m"
+    assert any("apart from the concealed run" in w for w in rec.warnings)
+    assert not any("apart from the concealed run" in w for w in rec_sideways.warnings)  # laid out as it should be
     case = build_case(rec_sideways, {"ruleset": "pung-chow", "win_by": "discard"})
     assert [h["seat"] for h in case["hands"] if h["winner"]] == ["W"] and "error" not in score_table(case)

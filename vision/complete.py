@@ -37,7 +37,8 @@ def complete_winner(recognition, case: dict) -> str | None:
     if not tiles or hand is None or _valid(case) != "not-a-winning-hand":
         return None
     seat = hand["seat"]
-    # a winning tile laid sideways, or by itself apart (vision.extras), stays as the case names it
+    # a winning tile laid sideways stays as the case names it, and so does a tile laid apart of the
+    # winning tile's kind (vision.extras may have taken it as the winning tile)
     mine = [i for i, t in enumerate(tiles) if t.seat == seat and t.group in ("concealed", APART)
             and not t.face_down and not t.sideways and t.candidates
             and not (t.group == APART and t.code == hand.get("winning_tile"))]

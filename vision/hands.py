@@ -1,7 +1,9 @@
 """Read each seat's hand off the grouped tiles: concealed tiles, sets (with face-down tiles of
 concealed kongs and pungs), bonus tiles and a sideways winning tile, in the vectors.json hand
 format, with warnings a person can act on.  The table's rules (vision.repairs) first put right
-what they can of the readings, and each tile they changed is named in a warning."""
+what they can of the readings, and each tile they changed is named in a warning.  Tiles laid
+apart that make no set are counted with the concealed tiles, grouped APART so that a caller
+that knows who won can tell them from the run (vision.extras)."""
 
 from __future__ import annotations
 
@@ -187,15 +189,17 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
                 group_label[t] = f"meld-{k}"
         for tiles in stray:
             shown = " ".join(reads[t].code for t in tiles)
-            warn(f"{name}: the tiles {shown} (tiles {', '.join(str(number[t]) for t in tiles)}) "
-                 f"are apart from the concealed run but are not a chow, pung or kong; "
-                 f"counted as concealed", tiles, APART)
+            t0 = tiles[0]
+            if len(tiles) == 1 and layout.sideways[t0] and reads[t0].code != BACK and winning is None:
+                winning = reads[t0].code  # the winning tile laid sideways, a gap from the run
+            else:
+                warn(f"{name}: the tiles {shown} (tiles {', '.join(str(number[t]) for t in tiles)}) "
+                     f"are apart from the concealed run but are not a chow, pung or kong; "
+                     f"counted with the concealed tiles", tiles, APART)
             for t in tiles:
                 group_label[t] = APART
                 if reads[t].code != BACK:
                     concealed.append(reads[t].code)
-                    if layout.sideways[t] and len(tiles) == 1 and winning is None:
-                        winning = reads[t].code  # the winning tile laid sideways, a gap from the run
         held = len(concealed) + 3 * len(melds)
         expected = "14" if winning else "13 or 14"
         if held not in (13, 14) or (winning and held != 14):

@@ -119,7 +119,9 @@ function buildModel(rec, cameraWind) {
 
   const make = (code, seatWind, preferBack) => {
     const id = nextId++;
-    let match = pool.find((t) => !t.used && t.seat === seatWind && t.code === code);
+    // a tile laid apart is matched last, so a copy of its kind in the run is not taken for it
+    let match = pool.find((t) => !t.used && t.seat === seatWind && t.code === code && t.group !== "apart")
+      || pool.find((t) => !t.used && t.seat === seatWind && t.code === code);
     if (!match && preferBack) match = pool.find((t) => !t.used && t.seat === seatWind && (t.face_down || t.code === "back"));
     if (match) match.used = true;
     tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
