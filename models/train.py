@@ -75,6 +75,9 @@ def export_onnx(model: nn.Module, path: Path, meta: dict, classes=CLASSES,
     model.eval()
     dummy = torch.zeros(1, INPUT_C, *input_hw)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # the TorchScript exporter (dynamo=False): torch warns it is deprecated, but the torch.export one
+    # needs onnxscript, one more training dependency, and its graphs were never checked against the
+    # committed models' (the parity tests check this one's)
     torch.onnx.export(model, dummy, str(path), input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
                       dynamo=False)

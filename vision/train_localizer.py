@@ -306,6 +306,7 @@ def main(argv=None) -> int:
     net.eval()
     torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     dummy = torch.zeros(1, 3, 320, 320)
+    # the TorchScript exporter, as models.train.export_onnx says why
     torch.onnx.export(net, dummy, str(args.out), input_names=["image"], output_names=["core"],
                       dynamic_axes={"image": {2: "h", 3: "w"}, "core": {2: "h2", 3: "w2"}},
                       opset_version=17, dynamo=False)

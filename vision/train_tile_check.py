@@ -322,6 +322,7 @@ def main(argv=None) -> int:
                                    "no_tile_dropped": int((pv[vy == 0] < threshold).sum())},
     }
     torch.save(net.state_dict(), args.out.with_suffix(".pt"))
+    # the TorchScript exporter, as models.train.export_onnx says why
     torch.onnx.export(net, torch.zeros(1, 4, WINDOW, WINDOW), str(args.out), input_names=["window"],
                       output_names=["logit"], dynamic_axes={"window": {0: "n"}, "logit": {0: "n"}},
                       opset_version=17, dynamo=False)
