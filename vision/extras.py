@@ -68,9 +68,9 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
         full = 14 if hand["winner"] else 13
         held = _held(hand)
         i = lone_tile_apart(tiles, seat)
-        if held == full + 1 and i is not None and _extra(tiles[i], hand):
+        codes = parse_tiles(hand["concealed"])
+        if held == full + 1 and i is not None and _extra(tiles[i], hand, codes):
             code = tiles[i].code
-            codes = parse_tiles(hand["concealed"])
             codes.remove(code)
             hand["concealed"] = format_tiles(codes, sort=True)
             if seat in getattr(recognition, "seats", {}):
@@ -81,9 +81,9 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
                 f"has its {full} tiles without it (a tile rack's corner or a stray piece found as a "
                 f"tile?): check it", [i])
             _in_place_of(recognition.warnings, APART, (i,), warning)
-            # the count the hands' reading warned about is right now
+            # the count the hands' reading warned about (a warning about the seat's tiles) is right now
             recognition.warnings[:] = [w for w in recognition.warnings
-                                       if not (getattr(w, "kind", "") == COUNT and w.startswith(f"{name} has "))]
+                                       if not (getattr(w, "kind", "") == COUNT and i in getattr(w, "tiles", ()))]
             said.append(warning)
         elif not hand["winner"] and held == 14:
             warning = TileWarning(
@@ -95,11 +95,11 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
     return said
 
 
-def _extra(tile, hand: dict) -> bool:
-    """Whether a lone tile laid apart may be taken out of its hand: counted in it, not lying
-    sideways (a winning tile laid out as one), not the only copy of the winning tile, and no
-    copy of one of the hand's pungs (it may be that kong's fourth tile)."""
-    codes = parse_tiles(hand["concealed"])
+def _extra(tile, hand: dict, codes: list[str]) -> bool:
+    """Whether a lone tile laid apart may be taken out of its hand (`codes`: its concealed
+    tiles): counted in it, not lying sideways (a winning tile laid out as one), not the only copy
+    of the winning tile, and no copy of one of the hand's pungs (it may be that kong's fourth
+    tile)."""
     pungs = {parse_tiles(m["tiles"])[0] for m in hand["melds"] if m.get("kind") == "pung"}
     return (tile.code in codes and not tile.sideways and tile.code not in pungs
             and not (tile.code == hand.get("winning_tile") and codes.count(tile.code) == 1))
