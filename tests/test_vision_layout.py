@@ -413,6 +413,38 @@ def test_a_lone_nearly_square_tile_past_a_far_row_s_end_joins_that_row_s_seat():
     assert not wrong, f"tiles in the wrong seat (index, found, true): {wrong}"
 
 
+def test_a_rack_corner_found_across_one_players_row_makes_no_seat_of_its_own():
+    """Seed 2024's racks table 26 at 2000x1500 as found: East's 16 tiles alone, and a corner of
+    the rack below them found as a tile, lying across them.  Taken for a side seat's row, the
+    corner set the table's middle below East's row: East's tiles went to West and the corner to
+    South.  A lone find turned across one player's tiles is a stray: every find is East's, and
+    the concealed run is still the long one."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "lone_player_rack_corner_quads.json").read_text())
+    layout = group_tiles([TileQuad(np.array(q["corners"], np.float32)) for q in data["quads"]])
+    assert [s.position for s in layout.seats] == [0]
+    concealed = [g for g in layout.seats[0].groups if g.concealed]
+    assert len(concealed) == 1 and len(concealed[0].tiles) >= 5
+    assert len(data["quads"]) - 1 not in concealed[0].tiles
+    assert not layout.sideways[len(data["quads"]) - 1]  # far longer than a tile
+
+
+@pytest.mark.parametrize("gap", [0.0, 1.0])
+def test_one_players_sideways_winning_tile_laid_apart_stays_with_the_player(gap):
+    """One player's 13 upright tiles and the winning tile turned sideways past the row's end,
+    touching or a tile's width apart: it is the player's, however alone, below them, not a seat
+    of its own, and it lies sideways."""
+    row = _row(100, 300, 20, 0, 13)
+    right = 100 + 12 * 20 + 10 + gap * 20
+    winning = TileQuad(np.array([[right, 294], [right + 28, 294], [right + 28, 314], [right, 314]], np.float32))
+    layout = group_tiles(row + [winning])
+    assert [s.position for s in layout.seats] == [0]
+    assert layout.sideways[13]
+    assert sum(layout.sideways) == 1
+
+
 def _row(x0, y0, dx, dy, n, w=20, h=28) -> list[TileQuad]:
     """n upright tile quads w x h in a line from (x0, y0), one every (dx, dy); a column (dx 0)
     holds them turned a quarter, as a side seat's tiles lie."""

@@ -58,6 +58,14 @@ SIDEWAYS_TWO_MATES = 1.03
 #: against South's true sideways 8s's 2.04 (a run of 11)
 SIDEWAYS_WINNERS_RUN = 1.2
 
+#: lone finds turned across every other row, at most this many, beside at least STRAYS_BESIDE
+#: tiles, are strays, no seat of their own (_strays)
+STRAYS = 2
+STRAYS_BESIDE = 5
+#: a stray is shaped like a tile when its short side over its long is at least this share of
+#: the other tiles' (a rack's corner found as a tile: 0.38 against 0.72)
+STRAY_SHAPE = 0.8
+
 POSITIONS = ("bottom", "right", "top", "left")
 # a seat's "up" (from the player towards the table centre) in a frame with y pointing down
 UP = {0: np.array([0.0, -1.0]), 1: np.array([-1.0, 0.0]), 2: np.array([0.0, 1.0]), 3: np.array([1.0, 0.0])}
@@ -436,8 +444,9 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
     tile_h = float(np.median(h))
     # bands: rows of one seat lie within a few tile heights of each other
     position_of_row = [0] * len(rows)
-    v_rows = [i for i, v in enumerate(row_vertical) if v]
-    h_rows = [i for i, v in enumerate(row_vertical) if not v]
+    strays = _strays(row_tiles, row_vertical)
+    v_rows = [i for i, v in enumerate(row_vertical) if v and i not in strays]
+    h_rows = [i for i, v in enumerate(row_vertical) if not v and i not in strays]
     cx = np.mean([row_center[i][0] for i in v_rows]) if v_rows else None
     cy = np.mean([row_center[i][1] for i in h_rows]) if h_rows else None
     for ids, axis, low_pos, high_pos, centre in ((v_rows, 1, 2, 0, cy), (h_rows, 0, 3, 1, cx)):
@@ -458,6 +467,10 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             pos = high_pos if m > centre else low_pos
             for k in b:
                 position_of_row[ids[k]] = pos
+    seated = [t for ri, tiles in enumerate(row_tiles) if ri not in strays for t in tiles]
+    for ri in strays:  # a stray goes with the tile nearest it
+        d = np.linalg.norm(centers[seated] - centers[row_tiles[ri][0]], axis=1)
+        position_of_row[ri] = position_of_row[_row_of_tile(row_tiles, seated[int(np.argmin(d))])]
     position = [0] * len(quads)
     for ri, tiles in enumerate(row_tiles):
         for t in tiles:
@@ -512,6 +525,8 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         # mate (SIDEWAYS_TWO_MATES), one in a run a winner's concealed tiles make before one in
         # another (SIDEWAYS_WINNERS_RUN)
         turned = {max(turned, key=lambda t: strength.get(t, 0.0) * _sideways_preference(len(runs[run_of[t]])))}
+    if not turned:
+        turned = _sideways_stray(strays, row_tiles, seated, w / h)
     for t in turned:
         _end_run_at(t, runs, rows, run_of, rc)
     # orient every tile for its seat and spot the sideways one
@@ -532,7 +547,8 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         groups = []
         for ri in members:
             # rows on one line (a run far along it) share a rank; a second row lies a tile deeper
-            rank = sum(1 for rj in members if depth[rj] < depth[ri] - 0.9 * tile_h)
+            # (a stray lying nearer the player puts no row behind it)
+            rank = sum(1 for rj in members if rj not in strays and depth[rj] < depth[ri] - 0.9 * tile_h)
             for r in rows[ri]:
                 tiles = sorted(runs[r], key=lambda t: float(centers[t] @ right))
                 groups.append(Group(tiles, rank))
@@ -540,6 +556,38 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         _mark_concealed(groups, sideways)
         seats.append(SeatLayout(pos, groups))
     return TableLayout(seats, position, sideways, out_quads, float(np.degrees(rot)))
+
+
+def _strays(row_tiles: list[list[int]], row_vertical: list[bool]) -> set[int]:
+    """The rows that are strays, no seat's row: when every row turned one way is a lone find, at
+    most STRAYS of them, and the rows turned the other way hold STRAYS_BESIDE tiles or more (one
+    player's tiles, and a rack's corner or a die found turned across them, or their sideways
+    winning tile laid apart).  Taken for rows of a side seat, such a find made a seat of its own
+    and set where the table's middle lies, and the player's tiles went to the far edge (seed
+    2024's racks table 26 at 2000x1500 in benchmarks/recognition.py: East's 16 tiles as West's)."""
+    for turned in (True, False):
+        mine = [i for i, v in enumerate(row_vertical) if v == turned]
+        others = sum(len(row_tiles[i]) for i, v in enumerate(row_vertical) if v != turned)
+        if mine and len(mine) <= STRAYS and others >= STRAYS_BESIDE and all(len(row_tiles[i]) == 1 for i in mine):
+            return set(mine)
+    return set()
+
+
+def _sideways_stray(strays: set[int], row_tiles: list[list[int]], seated: list[int],
+                    aspect: np.ndarray) -> set[int]:
+    """The tile of the one stray row (_strays) when it is shaped like a tile (its short side over
+    its long at least STRAY_SHAPE of the seated tiles' median) and no other tile lies sideways:
+    one player's winning tile turned across their row and laid apart from it (LAYOUT.md lays the
+    winning tile sideways).  A rack's corner is far longer than a tile."""
+    if len(strays) != 1 or not seated:
+        return set()
+    t = row_tiles[next(iter(strays))][0]
+    return {t} if aspect[t] >= STRAY_SHAPE * float(np.median(aspect[seated])) else set()
+
+
+def _row_of_tile(row_tiles: list[list[int]], t: int) -> int:
+    """The index of the row holding tile t."""
+    return next(ri for ri, tiles in enumerate(row_tiles) if t in tiles)
 
 
 def _sideways_preference(run_length: int) -> float:
