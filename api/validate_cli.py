@@ -19,15 +19,27 @@ from api.labelsets import LabelSetError, _shown, load_labelset
 from api.validation import CHECK_COUNTS, Progress, default_workers, describe_check, validate
 
 
+def _at_least_one(text: str) -> int:
+    """A whole number of 1 or more, for argparse (0 or -1 once cut the set from its end)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is under 1")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", help="folder of a labelled set (labels/*.json, YOLO data.yaml, or COCO JSON), "
                                     "or a zip of one")
     parser.add_argument("-o", "--out", default=None,
                         help="folder for report.json and report.html (default: validation-<set name>)")
-    parser.add_argument("-j", "--workers", type=int, default=default_workers(),
+    parser.add_argument("-j", "--workers", type=_at_least_one, default=default_workers(),
                         help="recognition worker processes (default: %(default)s; 1 = in this process)")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N images (quick looks)")
-    parser.add_argument("--worst", type=int, default=12, help="worst images to draw in the report")
+    parser.add_argument("--limit", type=_at_least_one, default=None, help="only the first N images (quick looks)")
+    parser.add_argument("--worst", type=_at_least_one, default=12,
+                        help="worst images to draw in the report (default: %(default)s)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -119,13 +131,29 @@ def _validate(folder: Path, args: argparse.Namespace, name: str | None = None) -
         return 2
     if args.limit:
         labelset.images = labelset.images[: args.limit]
+    # the report's folder is made before the photos are read: a name that cannot be one is said
+    # at once, not after the whole set was recognised
+    out_dir = Path(args.out) if args.out else Path(f"validation-{name or labelset.root.name}")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        what = "is not a folder" if out_dir.exists() and not out_dir.is_dir() else f"cannot be made ({err.strerror})"
+        print(f"mjscore validate: the report's folder {out_dir} {what}", file=sys.stderr)
+        return 2
     progress = None if args.quiet else Progress(len(labelset.images))
     report, outcomes = validate(labelset, workers=args.workers, progress=progress, worst=args.worst)
     if name:
         report["dataset"] = name
-    out_dir = Path(args.out) if args.out else Path(f"validation-{name or labelset.root.name}")
     paths = {img.name: img.path for img in labelset.images}
-    json_path, html_path = write_report(report, outcomes, paths, out_dir, worst=args.worst)
-    print(format_summary(report))
+    print(format_summary(report))  # first: the figures are not lost if the report cannot be written
+    try:
+        json_path, html_path = write_report(report, outcomes, paths, out_dir, worst=args.worst)
+    except OSError as err:
+        print(f"mjscore validate: cannot write the report in {out_dir}: {err.strerror or err}", file=sys.stderr)
+        return 1
     print(f"wrote {json_path} and {html_path}")
+    if report["images"] and report["images_failed"] == report["images"]:
+        print("mjscore validate: no photo of the set could be recognised (the warnings above say why)",
+              file=sys.stderr)
+        return 1
     return 0

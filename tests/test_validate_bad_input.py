@@ -348,3 +348,52 @@ def test_the_service_answers_a_coco_set_too_big_with_413(client):
                                                                   "application/zip")})
     assert response.status_code == 413 and response.json()["code"] == "too-many-images"
     assert f"at most {MAX_VALIDATE_IMAGES} per request" in response.json()["message"]
+
+
+def test_a_report_folder_that_cannot_be_one_is_refused_before_any_photo_is_read(tmp_path, capsys, monkeypatch):
+    """`-o` naming a file (or a path under one) was found out only when the report was written,
+    after every photo was recognised, with a traceback: now at once, in words, exit 2."""
+    import api.validation
+    from api.cli import main
+
+    read = []
+    monkeypatch.setattr(api.validation, "recognize_path", lambda path: read.append(path) or [])
+    archive = tmp_path / "s.zip"
+    archive.write_bytes(zip_of(good_set()))
+    taken = tmp_path / "afile"
+    taken.write_text("mine")
+    for out in (taken, taken / "below"):
+        assert main(["validate", str(archive), "--quiet", "-j", "1", "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert f"the report's folder {out}" in err and "Traceback" not in err
+    assert not read and taken.read_text() == "mine"
+
+
+@pytest.mark.parametrize("option", ["--limit", "--worst", "-j"])
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_counts_under_one_are_refused(tmp_path, capsys, option, value):
+    """--limit 0 validated every photo and --limit -1 all but the last (a slice from the end)."""
+    from api.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate", str(tmp_path), option, value])
+    assert exit_.value.code == 2 and "under 1" in capsys.readouterr().err
+
+
+def test_a_set_none_of_whose_photos_can_be_recognised_exits_non_zero(tmp_path, capsys, monkeypatch):
+    """A photo whose header reads but whose pixels do not (a truncated JPEG) is recognised as
+    failed, named in the warnings and its labels counted as missed; when every photo failed, the
+    run says so on stderr and exits 1 (the report is still written, with the reasons)."""
+    import api.validation
+    from api.cli import main
+
+    def broken(path):
+        raise ValueError("the JPEG is cut short")
+
+    monkeypatch.setattr(api.validation, "recognize_path", broken)
+    archive = tmp_path / "s.zip"
+    archive.write_bytes(zip_of(good_set()))
+    assert main(["validate", str(archive), "--quiet", "-j", "1", "-o", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert "no photo of the set could be recognised" in captured.err
+    assert "the JPEG is cut short" in captured.out and (tmp_path / "out" / "report.json").exists()
