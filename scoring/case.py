@@ -348,8 +348,11 @@ def _parse_hand(raw: Any, index: int) -> Hand:
         winning_tile = winning_raw
     elif winning_raw != "":
         codes = _tiles(winning_raw, f"{who}'s winning tile")
-        if len(codes) != 1 or is_bonus(codes[0]):
+        if len(codes) != 1:
             raise ScoringError("unknown-tile", f"{who}: the winning tile must be one tile, got {quoted(winning_raw)}")
+        if is_bonus(codes[0]):
+            raise ScoringError("unknown-tile", f"{who}: the winning tile cannot be a flower or season, got "
+                                               f"{quoted(winning_raw)} (a bonus tile is set aside and replaced, never won on)")
         winning_tile = codes[0]
     win_by = raw.get("win_by")
     if win_by is not None and win_by not in WIN_BY:
@@ -407,6 +410,8 @@ def parse_case(raw: Any) -> Case:
         _misplaced_fields(raw)
         _unknown_fields(raw, CASE_FIELDS, "the table", notes_allowed=True)
     ruleset = raw.get("ruleset")
+    if ruleset is None:
+        raise ScoringError("invalid-case", f"the case has no ruleset (one of {', '.join(RULESETS)})")
     if ruleset not in RULESETS:
         raise ScoringError("invalid-case", f"ruleset {quoted(ruleset)} is not one of {', '.join(RULESETS)}")
     kind = raw.get("kind")

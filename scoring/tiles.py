@@ -175,6 +175,9 @@ def _parse_string(text: str) -> list[str]:
                     raise TileError(f"unknown tile {code!r} in {quoted(text)}")
                 codes.append(code)
             digits = ""
+        elif digits and ch.isalpha():
+            raise TileError(f"unknown suit letter {quoted(ch)} after {quoted(digits)} in {quoted(text)} "
+                            "(a suit is m, p, s or z)")
         elif digits:
             raise TileError(f"digits {quoted(digits)} without a suit letter in {quoted(text)}")
         elif ch in "fF" and i + 1 < n and text[i + 1].isdigit():

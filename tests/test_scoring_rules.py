@@ -434,3 +434,13 @@ def test_many_notes_on_a_table_pass():
     hand = winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z", "discard")
     notes = {f"note-{i:06d}": i for i in range(5000)}
     assert "error" not in score_table(dict(case("pung-chow-limit", [hand]), **notes))
+
+
+def test_a_case_without_a_ruleset_or_with_a_flower_as_its_winning_tile_is_refused_in_words():
+    """`ruleset None is not one of ...` showed Python's None; a flower named as the winning tile
+    was refused as `must be one tile`, which f1 is."""
+    assert score_table({"hands": []})["error"]["message"].startswith("the case has no ruleset")
+    hand = winner("S", "444z55s", [("pung", "111z", True), ("pung", "222z", True), ("pung", "333z", True)], "f1")
+    refused = score_table(case("pung-chow", [hand]))["error"]
+    assert refused["code"] == "unknown-tile"
+    assert "the winning tile cannot be a flower or season, got 'f1'" in refused["message"]

@@ -39,3 +39,11 @@ def test_a_refusal_repeats_at_most_sixty_characters_of_the_tiles():
     with pytest.raises(TileError) as refused:
         parse_tiles("1" * 100_000 + "x")
     assert len(str(refused.value)) < 200
+
+
+def test_an_unknown_suit_letter_is_named():
+    """`222x` read as digits with no suit letter, which sent a person looking for a missing one."""
+    with pytest.raises(TileError, match="unknown suit letter 'x' after '222'"):
+        parse_tiles("123678s222x99m")
+    with pytest.raises(TileError, match="digits '12' without a suit letter"):
+        parse_tiles("12 3m")
