@@ -136,3 +136,13 @@ def test_health_says_loading_while_the_models_load(monkeypatch):
                                          (None, "image"), ("a\u202egpj.exe", "agpj.exe"), ("x" * 500, "x" * 120)])
 def test_an_upload_is_given_back_under_its_own_name(sent, named):
     assert api.service.upload_name(sent) == named
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_serve_refuses_a_port_that_is_no_port_before_starting(port, capsys):
+    """--port 99999 ended in an OverflowError traceback from bind(): now a usage error."""
+    from api.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", port])
+    assert exit_.value.code == 2 and "--port" in capsys.readouterr().err
