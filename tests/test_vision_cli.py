@@ -45,3 +45,18 @@ def test_photo_refuses_settings_before_reading_the_photo(tmp_path, capsys):
         main(["photo", str(tmp_path / "not-read.jpg"), "--flag", "lucky"])
     assert refused.value.code == 2
     assert "invalid choice: 'lucky'" in capsys.readouterr().err
+
+
+def test_text_mode_errors_go_to_stderr_naming_the_file_once(tmp_path, capsys):
+    """Without --json a photo's error is a line on stderr (it went to stdout, into a file the
+    summaries were sent to), naming the file once (`x.jpg: error: x.jpg does not exist`)."""
+    empty = tmp_path / "empty_table.png"
+    cv2.imwrite(str(empty), random_surface(np.random.default_rng(2), 480, 640, "felt"))
+    missing = tmp_path / "missing.jpg"
+    assert main(["recognize", str(empty), str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert "empty_table.png: 0 tiles" in captured.out and "missing" not in captured.out
+    assert captured.err.count(str(missing)) == 1 and captured.err.startswith("error: ")
+    assert main(["photo", str(missing), "--winner", "E"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error: ") and str(missing) in captured.err

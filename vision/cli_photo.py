@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from scoring.case import FLAGS, RULESETS, WIN_BY, ScoringError
 from scoring.house import MJ_BONUSES, house_params
@@ -46,13 +47,18 @@ def run(args: argparse.Namespace) -> int:
     try:  # settings the ruleset cannot take are refused before the photo is read
         params = house_params(args.ruleset, args.limit, args.mj_bonus)
     except ScoringError as exc:
-        print(json.dumps({"error": exc.to_json()}) if args.json else f"error: {exc.message}")
+        if args.json:
+            print(json.dumps({"error": exc.to_json()}))
+        else:
+            print(f"error: {exc.message}", file=sys.stderr)
         return 2
     try:
         rec = recognize(args.image, camera_seat=args.camera_seat, name=args.image)
     except ImageError as exc:
-        print(json.dumps({"error": {"code": exc.code, "message": exc.message}}) if args.json
-              else f"error: {exc.message}")
+        if args.json:
+            print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
+        else:
+            print(f"error: {exc.message}", file=sys.stderr)
         return 2
     context = {"ruleset": args.ruleset, "camera_seat": args.camera_seat, "round_wind": args.round_wind,
                "winner": args.winner, "win_by": args.win_by, "winning_tile": args.winning_tile,
@@ -64,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"recognition": rec.to_json(), "error": {"code": exc.code, "message": exc.message}}))
         else:
             print(summary(rec))
-            print(f"error: {exc.message}")
+            print(f"error: {exc.message}", file=sys.stderr)
         return 2
     result = score_table(case)
     if args.json:
@@ -73,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     print(summary(rec))
     if "error" in result:
         err = result["error"]
-        print(f"cannot score: {err.get('message', err) if isinstance(err, dict) else err}")
+        print(f"cannot score: {err.get('message', err) if isinstance(err, dict) else err}", file=sys.stderr)
         return 1
     try:
         from scoring.explain import explain

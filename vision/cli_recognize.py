@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from vision.io import ImageError
 
@@ -37,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
             rec = recognize(path, camera_seat=args.camera_seat, name=path)
         except ImageError as exc:
             status = 1
-            out = {"image": path, "error": {"code": exc.code, "message": exc.message}}
-            print(json.dumps(out) if args.json else f"{path}: error: {exc.message}", flush=True)
+            if args.json:  # a JSON line like any image's, on stdout
+                print(json.dumps({"image": path, "error": {"code": exc.code, "message": exc.message}}), flush=True)
+            else:  # the message names the file as given, or it is named first
+                named = exc.message if path in exc.message else f"{path}: {exc.message}"
+                print(f"error: {named}", file=sys.stderr, flush=True)
             continue
         print(json.dumps(rec.to_json()) if args.json else summary(rec), flush=True)
     return status
