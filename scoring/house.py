@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .case import RULESETS, ScoringError
+from .case import MAX_PARAM, RULESETS, ScoringError
 from .rules.classical import DEFAULT_LIMIT
 from .rules.pung_chow_limit import USUAL_LIMIT
 
@@ -28,8 +28,9 @@ def house_params(ruleset: str, limit: int | None = None, mj_bonus: int | None = 
     the limit game has a Mah-Jongg bonus) or cannot take."""
     if ruleset not in RULESETS:
         raise ScoringError("invalid-case", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
-    if limit is not None and (type(limit) is not int or limit < 0):
-        raise ScoringError("invalid-case", f"the limit must be a whole number of points, not {limit!r}")
+    if limit is not None and (type(limit) is not int or not 0 <= limit <= MAX_PARAM):
+        raise ScoringError("invalid-case", f"the limit must be a whole number of points from 1 to {MAX_PARAM:,} "
+                                           f"(0: no limit), not {limit!r}")
     if mj_bonus is not None and ruleset != "pung-chow-limit":
         raise ScoringError("invalid-case", f"a Mah-Jongg bonus is set in the pung-chow-limit game, not in {ruleset}")
     if ruleset == "pung-chow":

@@ -410,6 +410,7 @@ def test_house_settings_as_params(ruleset, limit, bonus, params):
     ("pung-chow-limit", None, 10.0, "the Mah-Jongg bonus is 10 or 20, not 10.0"),
     ("pung-chow-limit", -1, None, "the limit must be a whole number of points"),
     ("pung-chow-limit", True, None, "the limit must be a whole number of points"),
+    ("pung-chow-limit", 10_000_000_000, None, "from 1 to 1,000,000,000 (0: no limit), not 10000000000"),
     ("riichi", None, None, "ruleset 'riichi' is not one of"),
 ])
 def test_house_settings_a_ruleset_has_not_are_refused(ruleset, limit, bonus, words):
