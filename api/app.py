@@ -23,7 +23,7 @@ from api.images import check_content_type
 from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
 from api.schemas import (GameRequest, GameResult, Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table,
                          ValidationReport, WinBy)
-from scoring.case import FLAGS, ScoringError
+from scoring.case import SETTLEMENT_FLAGS, WIN_FLAGS, ScoringError
 from scoring.house import house_params
 from scoring.tiles import quoted
 
@@ -229,7 +229,7 @@ async def photo_score(
     winner: Annotated[Optional[Seat], Form(
         description="who went Mah-Jongg (default: the seat whose winning tile lies sideways)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
-    flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(FLAGS)}")] = "",
+    flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(WIN_FLAGS)}")] = "",
     winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p (default: the winner's tile lying sideways, or by itself apart from the sets)")] = None,
     limit: Annotated[Optional[int], Form(ge=0, description=(
         "the most a hand scores: pung-chow-limit 300 (400 with a bonus of 20), 0 for the book's game with "
@@ -248,9 +248,12 @@ async def photo_score(
     check_content_type(image.content_type)
     # settings that cannot make a table are refused before the photo is read
     flag_list = [f.strip() for f in flags.split(",") if f.strip()]
-    unknown = [f for f in flag_list if f not in FLAGS]
+    unknown = [f for f in flag_list if f not in WIN_FLAGS]
     if unknown:
-        raise ApiError(422, "invalid-case", f"unknown flag {quoted(unknown[0])} (flags: {', '.join(FLAGS)})")
+        if unknown[0] in SETTLEMENT_FLAGS:
+            raise ApiError(422, "invalid-case", f"the flag {quoted(unknown[0])} marks a hand no one won (a wash or "
+                                                "a false Mah-Jongg): send its case, with its kind, to /api/v1/score")
+        raise ApiError(422, "invalid-case", f"unknown flag {quoted(unknown[0])} (flags: {', '.join(WIN_FLAGS)})")
     try:
         params = house_params(ruleset, limit, mj_bonus)
     except ScoringError as exc:

@@ -40,6 +40,10 @@ FLAGS: Final = (
     "false-mah-jongg",
 )
 NO_FLAGS: Final[frozenset[str]] = frozenset()
+#: the flags that mark the hand of a special settlement (`kind` wash or penalty-false-mj), which
+#: no one won; the others say how a hand was won (what a photo's winner may be given)
+SETTLEMENT_FLAGS: Final = ("wash-tiles", "false-mah-jongg")
+WIN_FLAGS: Final = tuple(f for f in FLAGS if f not in SETTLEMENT_FLAGS)
 #: the fields a case, a hand, a meld and `params` may hold.  A hand, a meld or `params` with any
 #: other field is refused (a misspelt "flag" or "limt" would otherwise be dropped and the table
 #: scored wrong); a case may carry notes of its own (vectors.json's "source", "expected", ...),

@@ -227,3 +227,14 @@ def test_photo_score_says_a_flag_once(client):
                            data={"flags": "last-tile, last-tile,last-tile", "annotate": "false"})
     assert response.json()["case"]["hands"][0]["flags"] == ["last-tile"] or any(
         h["flags"] == ["last-tile"] for h in response.json()["case"]["hands"] if h["winner"])
+
+
+@pytest.mark.parametrize("flag", ["wash-tiles", "false-mah-jongg"])
+def test_photo_score_refuses_the_flags_of_a_hand_no_one_won_before_reading_the_photo(client, flag):
+    """A wash or a false Mah-Jongg is a table kind a photo's fields cannot make: the flag was
+    accepted and did nothing (the payments were the ordinary win's).  Refused at once, saying
+    where such a hand is scored."""
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", b"not read", "image/jpeg")},
+                           data={"winner": "W", "flags": flag, "ruleset": "pung-chow-limit"})
+    assert response.status_code == 422, response.text
+    assert "/api/v1/score" in response.json()["message"] and flag in response.json()["message"]

@@ -60,3 +60,14 @@ def test_text_mode_errors_go_to_stderr_naming_the_file_once(tmp_path, capsys):
     assert main(["photo", str(missing), "--winner", "E"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("error: ") and str(missing) in captured.err
+
+
+def test_photo_offers_only_the_flags_of_a_won_hand(tmp_path, capsys):
+    """`--flag wash-tiles` was accepted and did nothing: a wash, which no one won, is scored by
+    `mjscore score` with the case's kind, as the help says."""
+    with pytest.raises(SystemExit) as refused:
+        main(["photo", str(tmp_path / "not-read.jpg"), "--flag", "wash-tiles"])
+    assert refused.value.code == 2 and "invalid choice: 'wash-tiles'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["photo", "--help"])
+    assert "mjscore score" in " ".join(capsys.readouterr().out.split())
