@@ -71,3 +71,13 @@ def test_photo_offers_only_the_flags_of_a_won_hand(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["photo", "--help"])
     assert "mjscore score" in " ".join(capsys.readouterr().out.split())
+
+
+def test_photo_json_errors_before_the_photo_is_read_name_it(tmp_path, capsys):
+    """`recognize --json` names the image on every line; `photo --json` now does too when the
+    photo cannot be read or the settings are refused before it is."""
+    missing = str(tmp_path / "missing.jpg")
+    assert main(["photo", missing, "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["image"] == missing
+    assert main(["photo", missing, "--limit", "300", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["image"] == missing

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         params = house_params(args.ruleset, args.limit, args.mj_bonus)
     except ScoringError as exc:
         if args.json:
-            print(json.dumps({"error": exc.to_json()}))
+            print(json.dumps({"image": args.image, "error": exc.to_json()}))
         else:
             print(f"error: {exc.message}", file=sys.stderr)
         return 2
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         rec = recognize(args.image, camera_seat=args.camera_seat, name=args.image)
     except ImageError as exc:
         if args.json:
-            print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
+            print(json.dumps({"image": args.image, "error": {"code": exc.code, "message": exc.message}}))
         else:
             print(f"error: {exc.message}", file=sys.stderr)
         return 2
