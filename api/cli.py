@@ -19,9 +19,14 @@ EXAMPLES = {
              "\"tiles\": \"345m\"}], \"winning_tile\": \"2p\", \"win_by\": \"discard\"}]}' | mjscore score",
     "game": "examples:\n  mjscore game tests/data/example_game.json\n  mjscore game --json my-game.json > totals.json",
     "recognize": "examples:\n  mjscore recognize api/static/example.jpg\n"
-                 "  mjscore recognize --json --camera-seat S my-photos/*.jpg > readings.jsonl",
+                 "  mjscore recognize --json --camera-seat S my-photos/*.jpg > readings.jsonl\n"
+                 "exit status: 0 every photo read, 1 one or more could not be (each said on stderr, or as an\n"
+                 "  error line with --json)",
     "photo": "examples:\n  mjscore photo api/static/example.jpg --winner W\n"
-             "  mjscore photo my-table.jpg --ruleset pung-chow-limit --winner S --winning-tile 5p --win-by self-draw",
+             "  mjscore photo my-table.jpg --ruleset pung-chow-limit --winner S --winning-tile 5p --win-by self-draw\n"
+             "  mjscore photo my-hand.jpg --camera-seat S --winner S    # one player's tiles alone: South's\n"
+             "exit status: 0 scored, 1 the rules refuse the table as read (correct it and use mjscore score),\n"
+             "  2 the photo or the options make no table (said on stderr, or as JSON with --json)",
     "validate": "examples:\n  python -m datasets.synth_table /tmp/tables --count 5 && mjscore validate /tmp/tables -o /tmp/report\n"
                 "  mjscore validate my-labelled-set.zip --limit 20",
     "serve": "examples:\n  mjscore serve\n  mjscore serve --host 0.0.0.0 --port 9000\n"
