@@ -43,13 +43,24 @@ def read_json(path: str):
     return json.loads(data.decode("utf-8-sig"))  # (a BOM, as Windows Notepad writes one, is no error)
 
 
+def _why_unreadable(path: str, err: OSError) -> str:
+    """Why the file could not be read, in words naming it as given (not `[Errno 2] ...`)."""
+    if isinstance(err, FileNotFoundError):
+        return f"{path} does not exist"
+    if isinstance(err, IsADirectoryError):
+        return f"{path} is a folder, not a JSON file"
+    if isinstance(err, PermissionError):
+        return f"{path} cannot be read (permission denied)"
+    return f"{path}: {err.strerror}" if err.strerror else str(err)
+
+
 def read_input(path: str) -> tuple[Any, int]:
     """(the JSON read, 0), or (None, 2) once the reason it could not be read is printed as a JSON
     error line (what every mjscore command that reads JSON answers)."""
     try:
         return read_json(path), 0
     except OSError as err:
-        print(json.dumps({"error": {"code": "unreadable-input", "message": str(err)}}))
+        print(json.dumps({"error": {"code": "unreadable-input", "message": _why_unreadable(path, err)}}))
     except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, nesting past the reader's depth,
         # or a number of thousands of digits (Python's limit on int conversion)
         why = "nested too deeply" if isinstance(err, RecursionError) else str(err)

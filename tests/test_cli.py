@@ -156,3 +156,12 @@ def test_game_prints_each_hand_the_totals_and_who_sits_where_next(tmp_path, caps
 def test_game_refuses_a_bad_game_naming_what_is_wrong(tmp_path, capsys, changes, words):
     assert main(["game", str(_game(tmp_path, **changes))]) == 1
     assert words in json.loads(capsys.readouterr().out)["error"]["message"]
+
+
+def test_score_names_a_file_it_cannot_read_in_words(tmp_path, capsys):
+    """`[Errno 2] No such file or directory: 'x.json'` was Python's text: now the file, as given,
+    and what is wrong with it."""
+    assert main(["score", str(tmp_path / "x.json")]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["message"] == f"{tmp_path / 'x.json'} does not exist"
+    assert main(["score", str(tmp_path)]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["message"] == f"{tmp_path} is a folder, not a JSON file"
