@@ -15,7 +15,7 @@ SEATS = ["E", "S", "W", "N"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("image", metavar="IMAGE", help="photo of the finished table: JPEG, PNG, WebP or BMP (HEIC with the heic extra)")
+    parser.add_argument("image", metavar="IMAGE", help="photo of the finished table: JPEG, PNG, WebP or BMP (HEIC with the heic extra; other formats Pillow reads, GIF or TIFF, are read too)")
     parser.add_argument("--camera-seat", default="E", choices=SEATS,
                         help="the wind sitting at the photo's bottom edge (default E)")
     parser.add_argument("--round", dest="round_wind", default=None, choices=SEATS,

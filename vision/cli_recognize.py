@@ -10,7 +10,7 @@ from vision.io import ImageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s): JPEG, PNG, WebP or BMP (HEIC with the heic extra)")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s): JPEG, PNG, WebP or BMP (HEIC with the heic extra; other formats Pillow reads, GIF or TIFF, are read too)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per image per line (the default prints a summary)")
     parser.add_argument("--camera-seat", default="E", choices=["E", "S", "W", "N"],
