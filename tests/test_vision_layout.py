@@ -74,6 +74,16 @@ def test_one_player_alone_is_the_camera_seat():
     assert list(rec.seats) == ["S"]
 
 
+@pytest.mark.parametrize("rotate", [90.0, -90.0])
+def test_one_player_alone_in_a_photo_turned_a_quarter_is_still_the_camera_seat(rotate):
+    """One player's tiles lying across the photo (the phone turned, its orientation tag lost):
+    no table shows which edge is whose, so they are the camera seat's, as tiles upside down
+    are.  They went to South, the right edge, whichever way they faced."""
+    table = make_table(np.random.default_rng(400), SIZE, single=True, camera_seat="E", rotate=rotate)
+    rec = _check_table(table)
+    assert list(rec.seats) == ["E"]
+
+
 def test_concealed_kong_and_sideways_winning_tile():
     hands = [Hand("E", ["1p", "2p", "3p", "7s", "8s", "9s", "5z", "5z"],
                   [Meld("kong", ["6m"] * 4, exposed=False), Meld("pung", ["2z"] * 3)],

@@ -80,7 +80,8 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
     short = repair_short_hands(layout, reads)
     recounted = repair_counts(reads, lone, hidden_copies(layout, reads))
     for seat_layout in layout.seats:
-        seat = seat_of(seat_layout.position, camera_seat)
+        # one player's tiles alone are the camera seat's, whichever edge they face
+        seat = camera_seat if layout.alone else seat_of(seat_layout.position, camera_seat)
         name = SEAT_NAMES[seat]
         concealed, melds, bonus, winning = [], [], [], None
         order = [t for g in seat_layout.groups for t in g.tiles]

@@ -95,6 +95,10 @@ class TableLayout:
     sideways: list[bool]  # per tile: turned a quarter against its seat's tiles
     quads: list[TileQuad]  # per tile, relabelled so the face's top is at p0-p1 as the player sees it
     rotation: float  # the photo's rotation against its edges, degrees
+    #: one player's tiles alone (one band of rows, nothing across it): their seat is the camera
+    #: seat whichever edge they face, since no table shows which edge is whose; `position` still
+    #: says which way they face, for cutting and ordering them
+    alone: bool = False
 
 
 def quad_sizes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -444,6 +448,7 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
     tile_h = float(np.median(h))
     # bands: rows of one seat lie within a few tile heights of each other
     position_of_row = [0] * len(rows)
+    alone = False
     strays = _strays(row_tiles, row_vertical)
     v_rows = [i for i, v in enumerate(row_vertical) if v and i not in strays]
     h_rows = [i for i, v in enumerate(row_vertical) if not v and i not in strays]
@@ -456,7 +461,9 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         bands = _cluster_1d(vals, 3.2 * tile_h)
         band_means = [vals[b].mean() for b in bands]
         if centre is None and len(bands) == 1:
-            # one band and nothing across it: a single player's tiles
+            # one band and nothing across it: a single player's tiles (the photo turned a
+            # quarter when they lie across it: a side position, so they are cut as they face)
+            alone = True
             pos = single_seat_position if single_seat_position in (low_pos, high_pos) else high_pos
             for k in bands[0]:
                 position_of_row[ids[k]] = pos
@@ -555,7 +562,7 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         groups.sort(key=lambda g: (g.row, float(np.mean([centers[t] @ right for t in g.tiles]))))
         _mark_concealed(groups, sideways)
         seats.append(SeatLayout(pos, groups))
-    return TableLayout(seats, position, sideways, out_quads, float(np.degrees(rot)))
+    return TableLayout(seats, position, sideways, out_quads, float(np.degrees(rot)), alone)
 
 
 def _strays(row_tiles: list[list[int]], row_vertical: list[bool]) -> set[int]:
