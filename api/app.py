@@ -224,10 +224,12 @@ async def photo_score(
     image: Annotated[UploadFile, File(description="photo of the table: JPEG, PNG, WebP, BMP (HEIC when the server has "
                                                  "pillow-heif), at most 20 MB")],
     ruleset: Annotated[Ruleset, Form()] = "pung-chow",
-    camera_seat: Annotated[Seat, Form(description="the wind at the photo's bottom edge")] = "E",
+    camera_seat: Annotated[Seat, Form(description="the wind at the photo's bottom edge, or whose tiles alone "
+                                                  "the photo shows, whichever way it is turned")] = "E",
     round_wind: Annotated[Optional[Seat], Form(description="wind of the round (not used by pung-chow)")] = None,
     winner: Annotated[Optional[Seat], Form(
-        description="who went Mah-Jongg (default: the seat whose winning tile lies sideways)")] = None,
+        description="who went Mah-Jongg (default: the seat whose winning tile lies sideways, or the one "
+                    "player's when one player's tiles alone are in the photo, 14 of them)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
     flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(WIN_FLAGS)}")] = "",
     winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p (default: the winner's tile lying sideways, or by itself apart from the sets)")] = None,

@@ -81,3 +81,13 @@ def test_photo_json_errors_before_the_photo_is_read_name_it(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["image"] == missing
     assert main(["photo", missing, "--limit", "300", "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["image"] == missing
+
+
+@pytest.mark.parametrize("tile, words", [("55p", "is not one tile"), ("f1", "cannot be a flower or season"),
+                                         ("back", "cannot be a face-down tile"), ("9x", "unknown suit letter")])
+def test_photo_refuses_a_winning_tile_that_is_none_before_reading_the_photo(tmp_path, capsys, tile, words):
+    """A winning tile that is no tile was refused only after the photo was read, and a flower
+    exited 1 where 55p exited 2: now every one at once, exit 2 (the photo is not even there)."""
+    assert main(["photo", str(tmp_path / "not-read.jpg"), "--winning-tile", tile]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "does not exist" not in err

@@ -177,3 +177,42 @@ def test_a_sideways_tile_lying_by_itself_is_the_winning_tile():
     assert not any("apart from the concealed run" in w for w in rec_sideways.warnings)  # laid out as it should be
     case = build_case(rec_sideways, {"ruleset": "pung-chow", "win_by": "discard"})
     assert [h["seat"] for h in case["hands"] if h["winner"]] == ["W"] and "error" not in score_table(case)
+
+
+def test_one_players_thirteen_tiles_alone_say_that_they_did_not_win():
+    """A photo of one player's tiles, 13 of them, and no winner named: the only seat is no
+    winner, so the question is who won, not which tile won it."""
+    with pytest.raises(CaseError) as err:
+        build_case({"image": "one.jpg", "seats": {"W": {"concealed": WEST, "melds": []}}}, {"win_by": "discard"})
+    assert err.value.code == "no-winner"
+    assert "13" in err.value.message and "--winner" in err.value.message
+    # 14 tiles alone are the winner's, and the question is which tile won
+    with pytest.raises(CaseError) as err:
+        build_case({"image": "one.jpg", "seats": {"E": {"concealed": EAST, "melds": []}}}, {"win_by": "discard"})
+    assert err.value.code == "no-winning-tile"
+    assert build_case({"image": "one.jpg", "seats": {"E": {"concealed": EAST, "melds": []}}},
+                      {"win_by": "discard", "winning_tile": "9s"})["seat_wind"] == "E"
+
+
+def test_a_winner_named_beside_one_players_tiles_alone_points_to_the_camera_seat():
+    """One player's tiles alone are the camera seat's: naming another winner most likely means
+    the camera seat was left at East; the message says how to name it."""
+    with pytest.raises(CaseError) as err:
+        build_case({"image": "one.jpg", "seats": {"E": {"concealed": EAST, "melds": []}}}, {"winner": "S"})
+    assert err.value.code == "winner-not-in-photo"
+    assert "--camera-seat S" in err.value.message and "camera_seat" in err.value.message
+    # on a table of several seats the message stays as it was
+    with pytest.raises(CaseError) as err:
+        build_case({"image": "two.jpg", "seats": {"E": {"concealed": EAST, "melds": []},
+                                                  "W": {"concealed": WEST, "melds": []}}}, {"winner": "S"})
+    assert "camera" not in err.value.message
+
+
+def test_an_original_hand_needs_no_winning_tile():
+    """Dealt a complete hand (win_by original-hand), the winner drew no tile to win: the case
+    has none (the table format's null, as the web page sends it), where build_case asked which
+    tile won."""
+    rec = {"image": "one.jpg", "seats": {"E": {"concealed": EAST, "melds": []}}}
+    case = build_case(rec, {"winner": "E", "win_by": "original-hand"})
+    assert case["hands"][0]["winning_tile"] is None and case["hands"][0]["win_by"] == "original-hand"
+    assert "error" not in score_table(case)

@@ -3,10 +3,10 @@ how) into one case in the vectors.json format, ready for scoring.score_table."""
 
 from __future__ import annotations
 
-from scoring.tiles import TileError, parse_tiles
+from scoring.tiles import BACK, BONUS, TileError, parse_tiles
 
 from vision.complete import complete_winner
-from vision.extras import drop_extra_tiles, winning_tile_laid_apart
+from vision.extras import drop_extra_tiles, held_count, winning_tile_laid_apart
 from vision.hands import SEAT_NAMES, SEATS
 
 RULESETS = ("pung-chow", "pung-chow-limit", "classical")
@@ -22,21 +22,50 @@ class CaseError(ValueError):
         self.message = message
 
 
+def check_winning_tile(text: str) -> str:
+    """The winning tile as given (5p), or CaseError (unknown-tile) naming what is wrong with it:
+    no tile, more than one, a flower or season (set aside and replaced, never won on) or a back.
+    A caller may check it before the photo is read (mjscore photo)."""
+    try:
+        codes = parse_tiles(text)
+        if len(codes) != 1:
+            raise TileError(f"{text!r} is not one tile")
+    except TileError as exc:
+        raise CaseError("unknown-tile", f"the winning tile {text!r} is not a tile: {exc} "
+                                        "(write it as 5p, 1z or 7z)") from None
+    if codes[0] in BONUS or codes[0] == BACK:
+        what = "a flower or season" if codes[0] in BONUS else "a face-down tile"
+        raise CaseError("unknown-tile", f"the winning tile cannot be {what}, got {text!r} (write it as 5p, 1z or 7z)")
+    return text
+
+
 def _winner(seats: dict, context: dict) -> str:
     winner = context.get("winner")
     if winner:
         if winner not in SEATS:
             raise CaseError("invalid-seat", f"winner {winner!r} is not one of E, S, W, N")
         if winner not in seats:
+            name = SEAT_NAMES[winner]
+            alone = ""
+            if len(seats) == 1:  # one player's tiles alone are the camera seat's
+                only = SEAT_NAMES[next(iter(seats))]
+                alone = (f": the photo shows {only}'s tiles alone; if they are {name}'s, say that the "
+                         f"camera seat is {winner} (--camera-seat {winner} / the camera_seat field)")
             raise CaseError("winner-not-in-photo",
-                            f"{SEAT_NAMES[winner]} is named as the winner but no tiles of "
-                            f"{SEAT_NAMES[winner]} were found in the photo")
+                            f"{name} is named as the winner but no tiles of {name} were found in the photo{alone}")
         return winner
     turned = [s for s, h in seats.items() if h.get("winning_tile")]
     if len(turned) == 1:
         return turned[0]
     if len(seats) == 1:
-        return next(iter(seats))
+        only = next(iter(seats))
+        if held_count(seats[only]) == 13 and not context.get("winning_tile"):
+            name = SEAT_NAMES[only]
+            raise CaseError("no-winner", f"{name}'s tiles alone are in the photo, and they are 13, a hand that "
+                                         f"did not win (a winner holds 14, each kong counted as three): say who "
+                                         f"won (--winner / the winner field) and photograph the whole table; if "
+                                         f"{name} won, a tile of the hand was not found")
+        return only
     if len(turned) > 1:
         raise CaseError("multiple-winners", "more than one seat shows a sideways winning tile ("
                         + ", ".join(SEAT_NAMES[s] for s in turned) + "); say who won")
@@ -80,19 +109,16 @@ def build_case(recognition, context: dict | None = None) -> dict:
         h = seats[seat]
         is_winner = seat == winner
         winning = None
-        if is_winner:
+        if is_winner and win_by == "original-hand":
+            winning = None  # dealt a complete hand: no tile won it (the table format's null)
+        elif is_winner:
             winning = (context.get("winning_tile") or h.get("winning_tile")
                        or winning_tile_laid_apart(recognition, seat, h))
             if not winning:
                 raise CaseError("no-winning-tile",
                                 f"which tile won {SEAT_NAMES[seat]} the hand? Lay it sideways at the "
                                 f"end of the concealed tiles or give it (--winning-tile / the winning_tile field)")
-            try:
-                if len(parse_tiles(winning)) != 1:
-                    raise TileError(f"{winning!r} is not one tile")
-            except TileError as exc:
-                raise CaseError("unknown-tile", f"the winning tile {winning!r} is not a tile: {exc} "
-                                                "(write it as 5p, 1z or 7z)") from None
+            check_winning_tile(winning)
         hands.append({
             "seat": seat,
             "winner": is_winner,

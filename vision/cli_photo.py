@@ -8,7 +8,7 @@ import sys
 
 from scoring.case import RULESETS, WIN_BY, WIN_FLAGS, ScoringError
 from scoring.house import MJ_BONUSES, house_params
-from vision.case import CaseError, build_case
+from vision.case import CaseError, build_case, check_winning_tile
 from vision.io import ImageError
 
 SEATS = ["E", "S", "W", "N"]
@@ -17,11 +17,13 @@ SEATS = ["E", "S", "W", "N"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", metavar="IMAGE", help="photo of the finished table: JPEG, PNG, WebP or BMP (HEIC with the heic extra; other formats Pillow reads, GIF or TIFF, are read too)")
     parser.add_argument("--camera-seat", default="E", choices=SEATS,
-                        help="the wind sitting at the photo's bottom edge (default E)")
+                        help="the wind sitting at the photo's bottom edge, or whose tiles alone the photo "
+                             "shows, whichever way it is turned (default E)")
     parser.add_argument("--round", dest="round_wind", default=None, choices=SEATS,
                         help="wind of the round (pung-chow-limit and classical; default E)")
     parser.add_argument("--winner", default=None, choices=SEATS,
-                        help="who won (default: the seat whose winning tile lies sideways)")
+                        help="who won (default: the seat whose winning tile lies sideways, or the one "
+                             "player's when one player's tiles alone are in the photo, 14 of them)")
     parser.add_argument("--win-by", default="discard", choices=WIN_BY,
                         help="how the winner won (default discard)")
     parser.add_argument("--winning-tile", default=None,
@@ -45,11 +47,13 @@ def run(args: argparse.Namespace) -> int:
     from vision.cli_recognize import summary
     from vision.recognize import recognize
 
-    try:  # settings the ruleset cannot take are refused before the photo is read
+    try:  # settings the ruleset cannot take, and a winning tile that is none, are refused before the photo is read
         params = house_params(args.ruleset, args.limit, args.mj_bonus)
-    except ScoringError as exc:
+        if args.winning_tile:
+            check_winning_tile(args.winning_tile)
+    except (ScoringError, CaseError) as exc:
         if args.json:
-            print(json.dumps({"image": args.image, "error": exc.to_json()}))
+            print(json.dumps({"image": args.image, "error": {"code": exc.code, "message": exc.message}}))
         else:
             print(f"error: {exc.message}", file=sys.stderr)
         return 2

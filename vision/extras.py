@@ -24,7 +24,7 @@ from vision.hands import APART, COUNT, SEAT_NAMES, TileWarning
 EXTRA = "extra"
 
 
-def _held(hand: dict) -> int:
+def held_count(hand: dict) -> int:
     """Tiles a hand holds, each kong counted as three (a hand holds 13, the winner 14)."""
     return len(parse_tiles(hand.get("concealed", ""))) + 3 * len(hand.get("melds", []))
 
@@ -43,7 +43,7 @@ def winning_tile_laid_apart(recognition, seat: str, hand: dict) -> str | None:
     otherwise."""
     tiles = getattr(recognition, "tiles", None) or []
     i = lone_tile_apart(tiles, seat)
-    if i is None or _held(hand) != 14:
+    if i is None or held_count(hand) != 14:
         return None
     code = tiles[i].code
     if seat in getattr(recognition, "seats", {}):
@@ -66,7 +66,7 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
     for hand in case["hands"]:
         seat, name = hand["seat"], SEAT_NAMES[hand["seat"]]
         full = 14 if hand["winner"] else 13
-        held = _held(hand)
+        held = held_count(hand)
         i = lone_tile_apart(tiles, seat)
         codes = parse_tiles(hand["concealed"])
         if held == full + 1 and i is not None and _extra(tiles[i], hand, codes):
