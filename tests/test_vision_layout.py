@@ -11,8 +11,10 @@ import pytest
 
 from datasets.synth_table import Hand, Meld, TruthClassifier, TruthLocalizer, make_table
 from scoring import score_table
+from scoring.tiles import parse_tiles
 from vision import build_case, recognize
-from vision.sets import meld_of
+from vision.sets import TileRead, meld_of
+from vision.hands import read_hands
 from vision.layout import group_tiles
 from vision.look_again import missing_seat_box, short_seat_boxes
 from vision.quad import TileQuad
@@ -441,18 +443,32 @@ def test_a_rack_corner_found_across_one_players_row_makes_no_seat_of_its_own():
     assert not layout.sideways[len(data["quads"]) - 1]  # far longer than a tile
 
 
-@pytest.mark.parametrize("gap", [0.0, 1.0])
+@pytest.mark.parametrize("gap", [1.0, 2.0])
 def test_one_players_sideways_winning_tile_laid_apart_stays_with_the_player(gap):
-    """One player's 13 upright tiles and the winning tile turned sideways past the row's end,
-    touching or a tile's width apart: it is the player's, however alone, below them, not a seat
-    of its own, and it lies sideways."""
+    """One player's 13 upright tiles and the winning tile turned sideways a tile's width or two
+    past the row's end: it is the player's, however alone, below them, not a seat of its own; it
+    lies sideways and is read as the winning tile, and the 13 stay the concealed run (a lone
+    sideways tile marks no run).  (Touching the row, it joins the run, as before.)"""
     row = _row(100, 300, 20, 0, 13)
     right = 100 + 12 * 20 + 10 + gap * 20
     winning = TileQuad(np.array([[right, 294], [right + 28, 294], [right + 28, 314], [right, 314]], np.float32))
     layout = group_tiles(row + [winning])
     assert [s.position for s in layout.seats] == [0]
-    assert layout.sideways[13]
-    assert sum(layout.sideways) == 1
+    assert layout.sideways[13] and sum(layout.sideways) == 1
+    concealed = [g.tiles for g in layout.seats[0].groups if g.concealed]
+    assert concealed == [list(range(13))]
+    codes = parse_tiles("123m456p789s1122z") + ["3z"]
+    _, groups, hands, warnings = read_hands(layout, [TileRead(c, 0.97, [(c, 0.97)]) for c in codes], "E")
+    assert hands["E"]["winning_tile"] == "3z" and hands["E"]["concealed"] == "123m456p789s11223z"
+    assert not warnings and groups[:13] == ["concealed"] * 13
+
+
+def test_a_die_found_across_one_players_row_does_not_lie_sideways():
+    """A nearly square find turned across one player's row (a die beside it) is a stray of their
+    seat but no tile lying sideways: not taken for the winning tile."""
+    die = TileQuad(np.array([[400, 330], [422, 330], [422, 350], [400, 350]], np.float32))
+    layout = group_tiles(_row(100, 300, 20, 0, 13) + [die])
+    assert [s.position for s in layout.seats] == [0] and not any(layout.sideways)
 
 
 def _row(x0, y0, dx, dy, n, w=20, h=28) -> list[TileQuad]:

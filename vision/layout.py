@@ -59,12 +59,17 @@ SIDEWAYS_TWO_MATES = 1.03
 SIDEWAYS_WINNERS_RUN = 1.2
 
 #: lone finds turned across every other row, at most this many, beside at least STRAYS_BESIDE
-#: tiles, are strays, no seat of their own (_strays)
+#: tiles, are strays, no seat of their own (_strays).  Set by what a table is, not fitted: a
+#: side seat's row holds 13 tiles or more, so one or two finds are no seat's, and five tiles are
+#: fewer than any hand's run and sets (a count the benchmark's one-player tables, 13-18 tiles,
+#: never come near); on the benchmark's tables the rule fired on racks table 26 and four props
+#: tables, whose props the tile check then dropped
 STRAYS = 2
 STRAYS_BESIDE = 5
-#: a stray is shaped like a tile when its short side over its long is at least this share of
-#: the other tiles' (a rack's corner found as a tile: 0.38 against 0.72)
-STRAY_SHAPE = 0.8
+#: a stray is shaped like a tile when its short side over its long is within this range of the
+#: other tiles' (a tile is a tile turned any way; a rack's corner found as a tile measured 0.38
+#: against the tiles' 0.72, 0.53 of theirs; a die, nearly square, 1.3 or more)
+STRAY_SHAPE = (0.8, 1.25)
 
 POSITIONS = ("bottom", "right", "top", "left")
 # a seat's "up" (from the player towards the table centre) in a frame with y pointing down
@@ -96,8 +101,10 @@ class TableLayout:
     quads: list[TileQuad]  # per tile, relabelled so the face's top is at p0-p1 as the player sees it
     rotation: float  # the photo's rotation against its edges, degrees
     #: one player's tiles alone (one band of rows, nothing across it): their seat is the camera
-    #: seat whichever edge they face, since no table shows which edge is whose; `position` still
-    #: says which way they face, for cutting and ordering them
+    #: seat whichever edge they face, since no table shows which edge is whose; `position` says
+    #: only which way their rows run (bottom for rows across the photo, right for rows up it,
+    #: whichever way the tiles face): they are cut along their long side, upright or upside down
+    #: (the classifier reads both), and their order along the row may run either way
     alone: bool = False
 
 
@@ -462,7 +469,8 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
         band_means = [vals[b].mean() for b in bands]
         if centre is None and len(bands) == 1:
             # one band and nothing across it: a single player's tiles (the photo turned a
-            # quarter when they lie across it: a side position, so they are cut as they face)
+            # quarter when their rows run up it: a side position, so they are cut along their
+            # long side)
             alone = True
             pos = single_seat_position if single_seat_position in (low_pos, high_pos) else high_pos
             for k in bands[0]:
@@ -583,13 +591,14 @@ def _strays(row_tiles: list[list[int]], row_vertical: list[bool]) -> set[int]:
 def _sideways_stray(strays: set[int], row_tiles: list[list[int]], seated: list[int],
                     aspect: np.ndarray) -> set[int]:
     """The tile of the one stray row (_strays) when it is shaped like a tile (its short side over
-    its long at least STRAY_SHAPE of the seated tiles' median) and no other tile lies sideways:
+    its long within STRAY_SHAPE of the seated tiles' median) and no other tile lies sideways:
     one player's winning tile turned across their row and laid apart from it (LAYOUT.md lays the
-    winning tile sideways).  A rack's corner is far longer than a tile."""
+    winning tile sideways).  A rack's corner is far longer than a tile, a die nearly square."""
     if len(strays) != 1 or not seated:
         return set()
     t = row_tiles[next(iter(strays))][0]
-    return {t} if aspect[t] >= STRAY_SHAPE * float(np.median(aspect[seated])) else set()
+    ratio = aspect[t] / float(np.median(aspect[seated]))
+    return {t} if STRAY_SHAPE[0] <= ratio <= STRAY_SHAPE[1] else set()
 
 
 def _row_of_tile(row_tiles: list[list[int]], t: int) -> int:
@@ -665,7 +674,9 @@ def _cluster_centres(values: list[float], gap: float) -> list[float]:
 
 
 def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
-    """The concealed run: the one holding a sideways (winning) tile, else the first run of the
+    """The concealed run: the one holding a sideways (winning) tile among others (one lying
+    sideways by itself, laid apart from the run, marks no run: vision.hands takes it for the
+    winning tile), else the first run of the
     nearest row that cannot be a set (not 3 or 4 tiles), else that row's first run.  Among runs
     that cannot be sets the first of five or more tiles is taken (LAYOUT.md lays the sets to
     the right of the concealed run; a set with a bonus tile touching it, or two sets laid
@@ -674,7 +685,7 @@ def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
     if not groups:
         return
     for g in groups:
-        if any(sideways[t] for t in g.tiles):
+        if len(g.tiles) > 1 and any(sideways[t] for t in g.tiles):
             g.concealed = True
             return
     nearest = [g for g in groups if g.row == 0]
