@@ -216,3 +216,24 @@ def test_an_original_hand_needs_no_winning_tile():
     case = build_case(rec, {"winner": "E", "win_by": "original-hand"})
     assert case["hands"][0]["winning_tile"] is None and case["hands"][0]["win_by"] == "original-hand"
     assert "error" not in score_table(case)
+
+
+@pytest.mark.parametrize("seats, code", [({"X": {"concealed": EAST}}, "invalid-seat"),
+                                         (["E"], "invalid-seat"),
+                                         ({"E": {"concealed": None, "melds": None}}, "no-winning-tile"),
+                                         ({"E": {"concealed": "12x"}}, "no-winning-tile")])
+def test_a_recognition_sent_as_json_with_no_readable_hand_is_refused_in_words(seats, code):
+    """A recognition sent as JSON (the web page's or a program's) may hold anything: a seat that
+    is no wind, or a hand that cannot be read, is a CaseError, never a KeyError or TileError."""
+    with pytest.raises(CaseError) as err:
+        build_case({"image": "x.jpg", "seats": seats}, {"win_by": "discard"})
+    assert err.value.code == code
+
+
+def test_an_original_hands_winning_tile_if_given_is_still_checked():
+    """The tile is not used (an original hand has none), but one that is no winning tile is said
+    to be none, as mjscore photo says before reading the photo."""
+    with pytest.raises(CaseError) as err:
+        build_case({"image": "x.jpg", "seats": {"E": {"concealed": EAST, "melds": []}}},
+                   {"win_by": "original-hand", "winning_tile": "f1"})
+    assert err.value.code == "unknown-tile"

@@ -22,6 +22,15 @@ class CaseError(ValueError):
         self.message = message
 
 
+def _held_or_none(hand) -> int | None:
+    """The tiles a seat's hand holds (vision.extras.held_count), None when a recognition sent as
+    JSON holds no readable hand there (the engine then says what is wrong with it)."""
+    try:
+        return held_count(hand)
+    except (TileError, TypeError, AttributeError):
+        return None
+
+
 def check_winning_tile(text: str) -> str:
     """The winning tile as given (5p), or CaseError (unknown-tile) naming what is wrong with it:
     no tile, more than one, a flower or season (set aside and replaced, never won on) or a back.
@@ -40,6 +49,9 @@ def check_winning_tile(text: str) -> str:
 
 
 def _winner(seats: dict, context: dict) -> str:
+    """The winning seat: the one named, else the one whose winning tile lies sideways, else the
+    only seat when one player's tiles alone are in the photo (unless they are 13: a hand that
+    did not win); CaseError saying what to give otherwise."""
     winner = context.get("winner")
     if winner:
         if winner not in SEATS:
@@ -59,7 +71,7 @@ def _winner(seats: dict, context: dict) -> str:
         return turned[0]
     if len(seats) == 1:
         only = next(iter(seats))
-        if held_count(seats[only]) == 13 and not context.get("winning_tile"):
+        if not context.get("winning_tile") and _held_or_none(seats[only]) == 13:
             name = SEAT_NAMES[only]
             raise CaseError("no-winner", f"{name}'s tiles alone are in the photo, and they are 13, a hand that "
                                          f"did not win (a winner holds 14, each kong counted as three): say who "
@@ -87,6 +99,9 @@ def build_case(recognition, context: dict | None = None) -> dict:
     if not seats:
         raise CaseError("no-tiles", "no tiles were recognised in the photo, so there is no hand "
                                     "to score")
+    if not isinstance(seats, dict) or any(seat not in SEATS for seat in seats):
+        raise CaseError("invalid-seat", "the recognition's seats must be E, S, W and N, got "
+                                        + (", ".join(map(repr, seats)) if isinstance(seats, dict) else repr(seats)))
     ruleset = context.get("ruleset") or "pung-chow"
     if ruleset not in RULESETS:
         raise CaseError("invalid-ruleset", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
@@ -110,6 +125,8 @@ def build_case(recognition, context: dict | None = None) -> dict:
         is_winner = seat == winner
         winning = None
         if is_winner and win_by == "original-hand":
+            if context.get("winning_tile"):  # checked as anywhere else, then not used
+                check_winning_tile(context["winning_tile"])
             winning = None  # dealt a complete hand: no tile won it (the table format's null)
         elif is_winner:
             winning = (context.get("winning_tile") or h.get("winning_tile")
