@@ -229,7 +229,7 @@ async def photo_score(
     round_wind: Annotated[Optional[Seat], Form(description="wind of the round (not used by pung-chow)")] = None,
     winner: Annotated[Optional[Seat], Form(
         description="who went Mah-Jongg (default: the seat whose winning tile lies sideways, or the one "
-                    "player's when one player's tiles alone are in the photo, 14 of them)")] = None,
+                    "player's when one player's tiles alone are in the photo, unless they hold 13)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
     flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(WIN_FLAGS)}")] = "",
     winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p (default: the winner's tile lying sideways, or by itself apart from the sets)")] = None,

@@ -28,15 +28,16 @@ def house_params(ruleset: str, limit: int | None = None, mj_bonus: int | None = 
     the limit game has a Mah-Jongg bonus) or cannot take."""
     if ruleset not in RULESETS:
         raise ScoringError("invalid-case", f"ruleset {ruleset!r} is not one of {', '.join(RULESETS)}")
-    if limit is not None and (type(limit) is not int or not 0 <= limit <= MAX_PARAM):
-        raise ScoringError("invalid-case", f"the limit must be a whole number of points from 1 to {MAX_PARAM:,} "
-                                           f"(0: no limit), not {limit!r}")
     if mj_bonus is not None and ruleset != "pung-chow-limit":
         raise ScoringError("invalid-case", f"a Mah-Jongg bonus is set in the pung-chow-limit game, not in {ruleset}")
     if ruleset == "pung-chow":
         if limit is not None:
             raise ScoringError("invalid-case", "pung-chow (Harr's Part I) has no limit: use pung-chow-limit")
         return {}
+    if limit is not None and (type(limit) is not int or not 0 <= limit <= MAX_PARAM):
+        none = " (0: no limit)" if ruleset == "pung-chow-limit" else ""
+        raise ScoringError("invalid-case", f"the limit must be a whole number of points from 1 to {MAX_PARAM:,}"
+                                           f"{none}, not {limit!r}")
     if ruleset == "classical":
         if limit == NO_LIMIT:
             raise ScoringError("invalid-case", "the classical rules are played with a limit (usually "

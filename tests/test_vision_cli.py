@@ -70,7 +70,7 @@ def test_photo_offers_only_the_flags_of_a_won_hand(tmp_path, capsys):
     assert refused.value.code == 2 and "invalid choice: 'wash-tiles'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["photo", "--help"])
-    assert "mjscore score" in " ".join(capsys.readouterr().out.split())
+    assert "is scored by `mjscore score` with the case's kind" in " ".join(capsys.readouterr().out.split())
 
 
 def test_photo_json_errors_before_the_photo_is_read_name_it(tmp_path, capsys):

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wind of the round (pung-chow-limit and classical; default E)")
     parser.add_argument("--winner", default=None, choices=SEATS,
                         help="who won (default: the seat whose winning tile lies sideways, or the one "
-                             "player's when one player's tiles alone are in the photo, 14 of them)")
+                             "player's when one player's tiles alone are in the photo, unless they hold 13)")
     parser.add_argument("--win-by", default="discard", choices=WIN_BY,
                         help="how the winner won (default discard)")
     parser.add_argument("--winning-tile", default=None,
