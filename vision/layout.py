@@ -482,10 +482,11 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             pos = high_pos if m > centre else low_pos
             for k in b:
                 position_of_row[ids[k]] = pos
+    row_index = {t: ri for ri, tiles in enumerate(row_tiles) for t in tiles}
     seated = [t for ri, tiles in enumerate(row_tiles) if ri not in strays for t in tiles]
     for ri in strays:  # a stray goes with the tile nearest it
         d = np.linalg.norm(centers[seated] - centers[row_tiles[ri][0]], axis=1)
-        position_of_row[ri] = position_of_row[_row_of_tile(row_tiles, seated[int(np.argmin(d))])]
+        position_of_row[ri] = position_of_row[row_index[seated[int(np.argmin(d))]]]
     position = [0] * len(quads)
     for ri, tiles in enumerate(row_tiles):
         for t in tiles:
@@ -494,7 +495,6 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
     # belongs with the nearest tile.  Nearly square as _settle_widths has it: NEAR_SQUARE, or
     # down to ROW_SQUARE beside a nearly square tile (seed 2024's table 3 at 2000x1500: West's
     # f3 past the far row's end, 0.82, its row mates 40 x 40, went to North's second row)
-    row_index = {t: ri for ri, tiles in enumerate(row_tiles) for t in tiles}
     square = np.minimum(w, h) / np.maximum(w, h)
     for i in range(len(quads)):
         if len(row_tiles[row_index[i]]) > 1 or len(quads) < 2:
@@ -599,11 +599,6 @@ def _sideways_stray(strays: set[int], row_tiles: list[list[int]], seated: list[i
     t = row_tiles[next(iter(strays))][0]
     ratio = aspect[t] / float(np.median(aspect[seated]))
     return {t} if STRAY_SHAPE[0] <= ratio <= STRAY_SHAPE[1] else set()
-
-
-def _row_of_tile(row_tiles: list[list[int]], t: int) -> int:
-    """The index of the row holding tile t."""
-    return next(ri for ri, tiles in enumerate(row_tiles) if t in tiles)
 
 
 def _sideways_preference(run_length: int) -> float:
