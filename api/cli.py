@@ -33,6 +33,23 @@ EXAMPLES = {
              "  mjscore serve --root-path /mahjong    # behind a web server at https://example.org/mahjong/",
 }
 
+def whole_number(least: int, most: int | None = None):
+    """An argparse type for the subcommands: a whole number from `least` (to `most`), refused
+    as a usage error otherwise (validate's --limit -1 once cut the set from its end; serve's
+    --port 99999 ended in a traceback from bind())."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is under {least}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"{value} is over {most}")
+        return value
+    return parse
+
+
 # name -> (module, help); each module offers add_arguments(parser) and run(args) -> int
 SUBCOMMANDS = {
     "score": ("scoring.cli", "score one case or a JSON list of cases (vectors.json format)"),

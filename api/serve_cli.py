@@ -4,21 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-
-def _port(text: str) -> int:
-    """A TCP port, 0-65535, for argparse (a port past it ended in a traceback from bind())."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port (0-65535)")
-    return value
+from api.cli import whole_number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
-    parser.add_argument("--port", type=_port, default=8000, help="port, 0-65535 (default: %(default)s)")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port, 0-65535 (default: %(default)s)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     parser.add_argument("--root-path", default="", metavar="PATH",
                         help="the path prefix a web server in front serves mjscore under, e.g. /mahjong "

@@ -15,22 +15,9 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+from api.cli import whole_number
 from api.labelsets import LabelSetError, _shown, load_labelset
 from api.validation import CHECK_COUNTS, Progress, default_workers, describe_check, validate
-
-
-def _whole_number(least: int):
-    """An argparse type: a whole number of `least` or more (--limit 0 once validated every
-    photo, and --limit -1 all but the last: a slice from the end)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{value} is under {least}")
-        return value
-    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,10 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                     "or a zip of one")
     parser.add_argument("-o", "--out", default=None,
                         help="folder for report.json and report.html (default: validation-<set name>)")
-    parser.add_argument("-j", "--workers", type=_whole_number(1), default=default_workers(),
+    parser.add_argument("-j", "--workers", type=whole_number(1), default=default_workers(),
                         help="recognition worker processes (default: %(default)s; 1 = in this process)")
-    parser.add_argument("--limit", type=_whole_number(1), default=None, help="only the first N images (quick looks)")
-    parser.add_argument("--worst", type=_whole_number(0), default=12,
+    parser.add_argument("--limit", type=whole_number(1), default=None, help="only the first N images (quick looks)")
+    parser.add_argument("--worst", type=whole_number(0), default=12,
                         help="worst images to draw in the report (default: %(default)s)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
