@@ -51,15 +51,8 @@ def run(args: argparse.Namespace) -> int:
         params = house_params(args.ruleset, args.limit, args.mj_bonus)
         if args.winning_tile:
             check_winning_tile(args.winning_tile)
-    except (ScoringError, CaseError) as exc:
-        if args.json:
-            print(json.dumps({"image": args.image, "error": {"code": exc.code, "message": exc.message}}))
-        else:
-            print(f"error: {exc.message}", file=sys.stderr)
-        return 2
-    try:
         rec = recognize(args.image, camera_seat=args.camera_seat, name=args.image)
-    except ImageError as exc:
+    except (ScoringError, CaseError, ImageError) as exc:
         if args.json:
             print(json.dumps({"image": args.image, "error": {"code": exc.code, "message": exc.message}}))
         else:
