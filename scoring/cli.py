@@ -54,22 +54,32 @@ def _why_unreadable(path: str, err: OSError) -> str:
     return f"{path}: {err.strerror}" if err.strerror else str(err)
 
 
-def read_input(path: str) -> tuple[Any, int]:
-    """(the JSON read, 0), or (None, 2) once the reason it could not be read is printed as a JSON
-    error line (what every mjscore command that reads JSON answers)."""
+def report_error(code: str, message: str, as_json: bool) -> None:
+    """An error as the command's output is read: a JSON error line on stdout where the output is
+    JSON (a program reads it in the result's place), else words on stderr, as `recognize` and
+    `photo` say theirs."""
+    if as_json:
+        print(json.dumps({"error": {"code": code, "message": message}}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+
+
+def read_input(path: str, as_json: bool = True) -> tuple[Any, int]:
+    """(the JSON read, 0), or (None, 2) once the reason it could not be read is said
+    (`report_error`)."""
     try:
         return read_json(path), 0
     except OSError as err:
-        print(json.dumps({"error": {"code": "unreadable-input", "message": _why_unreadable(path, err)}}))
+        report_error("unreadable-input", _why_unreadable(path, err), as_json)
     except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, nesting past the reader's depth,
         # or a number of thousands of digits (Python's limit on int conversion)
         why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-        print(json.dumps({"error": {"code": "invalid-json", "message": f"not valid JSON: {why}"}}))
+        report_error("invalid-json", f"not valid JSON: {why}", as_json)
     return None, 2
 
 
 def run(args: argparse.Namespace) -> int:
-    data, status = read_input(args.file)
+    data, status = read_input(args.file, as_json=not args.explain)
     if status:
         return status
     cases = data if isinstance(data, list) else [data]

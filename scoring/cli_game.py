@@ -7,7 +7,7 @@ import json
 
 from .case import SEAT_NAMES as WIND_NAMES
 from .case import ScoringError
-from .cli import read_input
+from .cli import read_input, report_error
 from .game import play_out
 from .tiles import WIND_LETTERS
 
@@ -49,7 +49,7 @@ def summary(game: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    data, status = read_input(args.file)
+    data, status = read_input(args.file, as_json=args.json)
     if status:
         return status
     try:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             raise ScoringError("invalid-case", f"a game has no field {unknown[0]!r} (it has ruleset, players and hands)")
         game = play_out(data.get("ruleset"), data.get("players"), data.get("hands", []))
     except ScoringError as err:
-        print(json.dumps({"error": err.to_json()}))
+        report_error(err.code, err.message, args.json)
         return 1
     print(json.dumps(game) if args.json else summary(game))
     return 0

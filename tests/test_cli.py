@@ -154,8 +154,25 @@ def test_game_prints_each_hand_the_totals_and_who_sits_where_next(tmp_path, caps
     ({"rules": "classical"}, "a game has no field 'rules'"),
 ])
 def test_game_refuses_a_bad_game_naming_what_is_wrong(tmp_path, capsys, changes, words):
-    assert main(["game", str(_game(tmp_path, **changes))]) == 1
+    """In words on stderr for a person (it was a JSON line on stdout, in the summary's place);
+    as a JSON error with --json, where a program reads the output."""
+    path = str(_game(tmp_path, **changes))
+    assert main(["game", path]) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith("error: ") and words in said.err
+    assert main(["game", "--json", path]) == 1
     assert words in json.loads(capsys.readouterr().out)["error"]["message"]
+
+
+def test_the_score_sheet_and_the_game_summary_say_an_unreadable_file_on_stderr(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    for argv in (["score", "--explain", str(bad)], ["game", str(bad)]):
+        assert main(argv) == 2
+        said = capsys.readouterr()
+        assert said.out == "" and said.err.startswith("error: not valid JSON: ")
+    assert main(["game", str(tmp_path / "x.json")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'x.json'} does not exist\n"
 
 
 def test_score_names_a_file_it_cannot_read_in_words(tmp_path, capsys):
