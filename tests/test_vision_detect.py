@@ -723,3 +723,47 @@ def test_joining_boxes_along_rows_goes_on_from_the_join_with_the_same_result():
                 x, y, w, h = (float(v) for v in (*rng.integers(0, 10, 2) * 10, *rng.integers(5, 25, 2)))
             boxes.append([x, y, x + w, y + h])
         assert _joined_along(boxes) == _joined_along_by_restarting(boxes), boxes
+
+
+def _quads(items):
+    from vision.quad import TileQuad
+
+    return [TileQuad(np.array(q["corners"], np.float32), seen_width=q["seen_width"]) for q in items]
+
+
+def test_two_tiles_each_found_as_two_halves_are_taken_whole_from_a_look_along_their_row():
+    """Seed 2024's racks table 92 (2000x1500): North's third 9s and flower, lying sideways side by
+    side, were each found by the first look as two tile-shaped halves, half of each then taken
+    into East's seat; halves_joined could not join them, each pair's neighbours being mostly the
+    other pair.  The look along North's short row saw both whole, and its finds were dropped as
+    lying over the halves.  The finds and known finds of that look, and of the next look along
+    the row (which saw the 9s as halves again and put them back in place of the whole tile), as
+    the pipeline had them (tests/data/racks92_halves_quads.json)."""
+    from vision.detect import _halves_of_one, _run_together
+
+    data = json.loads((Path(__file__).parent / "data" / "racks92_halves_quads.json").read_text())
+    found, known = _quads(data["halves_look"]["found"]), _quads(data["halves_look"]["known"])
+    pairs = _halves_of_one(found, known)
+    whole = {tuple(np.round(q.center).astype(int)) for q in found if id(q) in pairs}
+    assert whole == {(405, 863), (389, 943)}
+    halves = sorted(tuple(np.round(k.center).astype(int)) for pair in pairs.values() for k in pair)
+    assert halves == [(378, 940), (394, 862), (406, 940), (419, 861)]
+    later = data["later_look"]
+    assert _run_together(_quads(later["found"]), _quads(later["known"])) == []
+
+
+def test_two_touching_tiles_a_look_ran_together_do_not_replace_the_two_found_apart():
+    """The guard on taking halves whole: a find twice a tile's size over two known tiles is the
+    two run together in a look too small to cut them, not one tile found as halves."""
+    from vision.detect import _halves_of_one
+
+    known = [_box_quad(100 + 42 * k, 300, 40, 60) for k in range(10)]
+    found = [_box_quad(100 + 42 * k, 300, 40, 60) for k in range(10) if k not in (4, 5)]
+    found.append(_box_quad(100 + 42 * 4.5, 300, 82, 60))
+    assert _halves_of_one(found, known) == {}
+    # the same two known finds, each half a tile (a sideways tile found as two), are taken whole
+    halves = [_box_quad(100 + 42 * 4.5 + dx, 300, 30, 60) for dx in (-15, 15)]
+    known = [k for i, k in enumerate(known) if i != 4 and i != 5] + halves
+    found = [_box_quad(100 + 42 * k, 300, 40, 60) for k in range(10) if k not in (4, 5)]
+    found.append(_box_quad(100 + 42 * 4.5, 300, 60, 44))
+    assert [k for pair in _halves_of_one(found, known).values() for k in pair] == halves

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.false_finds import (SPECK_NEIGHBOURS, without_cloth, without_gap_fills, without_specks,
+from vision.false_finds import (HALVES_AREA, SPECK_NEIGHBOURS, without_cloth, without_gap_fills, without_specks,
                                 without_surface_pieces)
 from vision.holes import hole_quads
 from vision.localizer import TILE_W_TARGET, TileLocalizer, default_localizer, quads_from_heatmap
@@ -700,6 +700,8 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
         scale = min(k * TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
         found += _uncovered(without_specks(_look_in(loc, pyr, scale, [list(box)])), found)
     replaced = _run_together(found, known)
+    halves = _halves_of_one(found, [k for k in known if not any(k is r for r in replaced)])
+    replaced += [k for pair in halves.values() for k in pair]
     standing = [k for k in known if not any(k is r for r in replaced)]
     found = _uncovered(found, standing)
     if not found:
@@ -710,7 +712,10 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     found = [q for q in found if id(q) in kept]
     # a replaced find goes only when two of the tiles that replace it passed the tests; else it
     # stands, and a lone one of them lying over it goes
-    kept_whole = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2]
+    kept_whole = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2
+                  and not any(r is k for pair in halves.values() for k in pair)]
+    # two halves go only when the whole tile that replaces them passed the tests
+    kept_whole += [k for f, pair in halves.items() if not any(id(q) == f for q in found) for k in pair]
     replaced = [r for r in replaced if not any(r is k for k in kept_whole)]
     return BoxFinds(_uncovered(found, kept_whole), replaced)
 
@@ -720,6 +725,9 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
 #: RUN_WHOLE of the area of the known finds round it (whole tiles, not fragments of one)
 RUN_AREA = 1.6
 RUN_WHOLE = 0.6
+#: two known finds are the halves of a tile a look along their row found whole when each is
+#: under this fraction of its area (seed 2024's racks table 92: 0.52 and 0.55)
+HALVES_EACH = 0.8
 
 
 def _inside_quad(q: TileQuad, other: TileQuad) -> bool:
@@ -733,7 +741,11 @@ def _run_together(found: list[TileQuad], known: list[TileQuad]) -> list[TileQuad
     tiles whose cores ran together at a small look, too small to be cut (MIN_SPLIT_CORE in
     vision.localizer).  The case: seed 2024's table 75 at 1600x1200, three 9s in a side seat's
     column found as one tile 112 pixels long; the look along that short seat's row found each
-    of the three, 41 long, and all were dropped as lying over the known find."""
+    of the three, 41 long, and all were dropped as lying over the known find.  A known find
+    seen at the localiser's best size or larger is no such run (as `_split` trusts it): a look
+    at another size can cut a sideways tile so found into two tile-shaped halves (seed 2024's
+    racks table 92, a 9s found whole by one look along North's row, then replaced by the
+    halves the next look saw)."""
     if not found or len(known) < 3:
         return []
     areas = np.array([k.width * k.height for k in known])
@@ -742,6 +754,8 @@ def _run_together(found: list[TileQuad], known: list[TileQuad]) -> list[TileQuad
     _, radii = _reach(known)
     out = []
     for i, k in enumerate(known):
+        if k.seen_width >= LOOK_BAND[0] * TILE_W_TARGET:
+            continue  # seen at the localiser's best size or larger: no cores ran together
         # a centre inside k lies within k's reach of k's centre: only those are asked
         near = np.nonzero(np.hypot(*(found_centres - centres[i]).T) <= radii[i])[0]
         inside = [found[j] for j in near if _inside_quad(found[j], k)]
@@ -755,6 +769,54 @@ def _run_together(found: list[TileQuad], known: list[TileQuad]) -> list[TileQuad
         around = float(np.median(areas[np.argsort(d)[:SPECK_NEIGHBOURS]]))
         if sizes.min() >= RUN_WHOLE * around:
             out.append(k)
+    return out
+
+
+def _halves_of_one(found: list[TileQuad], known: list[TileQuad]) -> dict[int, tuple[TileQuad, TileQuad]]:
+    """{id of a find: the two known finds it replaces}: two known finds that are the halves of
+    one tile, which a look along their row saw whole.  The first look can light a sideways tile
+    up as two cores, each fitted with a tile-shaped quad; when two such tiles lie side by side
+    each pair's neighbours are mostly halves, and halves_joined, which judges finds against
+    their neighbours, cannot tell them.  A find is taken for the tile whole when the centres of
+    exactly two known finds, nearest to each other, lie inside it, each of the two is under
+    HALVES_EACH of its area, and it is sized as a whole tile (HALVES_AREA) both of its own look
+    (its nearest finds there) and of the known finds round the pair (other such pairs left
+    out): two touching tiles run together in the look fail that (twice a tile).  The case: seed
+    2024's table 92 of the racks tables at 2000x1500, North's third 9s and flower side by side,
+    each found as two halves, a half of each taken into East's seat."""
+    if len(found) <= SPECK_NEIGHBOURS or len(known) <= SPECK_NEIGHBOURS + 2:
+        return {}
+    known_c, known_r = _reach(known)
+    known_a = np.array([k.width * k.height for k in known])
+    found_c = np.array([q.center for q in found], np.float64)
+    found_a = np.array([q.width * q.height for q in found])
+    nearest = [int(np.argmin(np.where(np.arange(len(known)) == i, np.inf, np.hypot(*(known_c - c).T))))
+               for i, c in enumerate(known_c)]
+    pairs: dict[int, tuple[int, int]] = {}
+    for n, f in enumerate(found):
+        near = np.nonzero(np.hypot(*(known_c - found_c[n]).T) <= known_r + np.sqrt(found_a[n]))[0]
+        inside = [int(i) for i in near if _inside_quad(known[i], f)]
+        if (len(inside) == 2 and nearest[inside[0]] == inside[1] and nearest[inside[1]] == inside[0]
+                and known_a[inside].max() < HALVES_EACH * found_a[n]):
+            pairs[n] = (inside[0], inside[1])
+    halves = [i for pair in pairs.values() for i in pair]
+    whole = np.setdiff1d(np.arange(len(known)), halves)
+    if len(whole) < SPECK_NEIGHBOURS:
+        return {}
+    out: dict[int, tuple[TileQuad, TileQuad]] = {}
+    taken: set[int] = set()
+    for n, (i, j) in pairs.items():
+        if taken & {i, j}:
+            continue
+        own = np.hypot(*(found_c - found_c[n]).T)
+        own[n] = np.inf
+        look = float(np.median(found_a[np.argsort(own)[:SPECK_NEIGHBOURS]]))
+        mid = (known_c[i] + known_c[j]) / 2
+        around = float(np.median(known_a[whole[np.argsort(np.hypot(*(known_c[whole] - mid).T))[:SPECK_NEIGHBOURS]]]))
+        if (HALVES_AREA[0] * look <= found_a[n] <= HALVES_AREA[1] * look
+                and HALVES_AREA[0] * around <= found_a[n] <= HALVES_AREA[1] * around):
+            out[id(found[n])] = (known[i], known[j])
+            taken |= {i, j}
     return out
 
 
