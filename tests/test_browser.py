@@ -870,6 +870,49 @@ def test_a_winning_tile_laid_by_itself_is_marked_when_the_winner_is_chosen(serve
     assert shown_results(page) == expected_results(score_table(truth["case"]))
 
 
+def test_a_tile_on_the_photo_opens_its_own_set_not_a_copy_in_the_run(server, page):
+    """A seat holding one kind both among its concealed tiles and in a set (South: a 7z in its
+    run and the pung 777z, the recogniser listing the set's tiles first): each outline on the
+    photo belongs to the tile button of its own group, so a click on the set's tile corrects the
+    set; and the winner's mark is on the copy lying sideways (West holds two 2s)."""
+    truth = json.loads(TRUTH.read_text())
+    sideways = next(t for t in truth["tiles"] if t.get("sideways"))
+
+    def same_kind_in_run_and_set(recognition):
+        for tile, true in zip(recognition["tiles"], truth["tiles"]):
+            tile["sideways"] = bool(true.get("sideways"))  # as /api/v1/recognize names it
+        run_tile = next(t for t in recognition["tiles"] if t["seat"] == "S" and t["group"] == "concealed"
+                        and t["code"] == "6z")
+        run_tile["code"] = "7z"
+        recognition["seats"]["S"]["concealed"] = "78m5p58s27z"
+        next(t for t in recognition["tiles"] if t["seat"] == "W" and t["code"] == "1s")["code"] = "2s"
+        recognition["seats"]["W"]["concealed"] = "56667789p223333s"
+
+    answer_from_truth(page, same_kind_in_run_and_set)
+    upload_example(page, server)
+    # each outline is its own group's button: the recogniser's meld-1 is the page's set 1 (meld-0)
+    for tile_id, centre, _ in page_tiles(page):
+        group = truth_tile_at(truth, centre)["group"]
+        where = {"concealed": "concealed", "bonus": "bonus"}.get(group) or f"meld-{int(group.split('-')[1]) - 1}"
+        assert tile_location(page, tile_id)[1] == where, (tile_id, centre, group)
+    # the set's first 7z clicked on the photo and corrected: the set changes, the run keeps its 7z
+    in_set = next(t for t in truth["tiles"] if t["seat"] == "S" and t["group"] == "meld-1")
+    tile_id = next(i for i, centre, _ in page_tiles(page) if truth_tile_at(truth, centre) is in_set)
+    page.locator(f'#overlay g.box[data-id="{tile_id}"]').dispatch_event("click")
+    page.wait_for_selector("#picker[open]")
+    page.click('#picker-kinds button[data-code="1m"]')
+    page.wait_for_selector("#picker:not([open])", state="attached")
+
+    def codes(where):
+        return sorted(page.locator(f'article[data-seat="S"] [data-set="{where}"] button.tile[data-id]').evaluate_all(
+            "bs => bs.map(b => b.dataset.code)"))
+
+    assert codes("meld-0") == ["1m", "7z", "7z"]
+    assert codes("concealed") == sorted(["7m", "8m", "5p", "5s", "8s", "2z", "7z"])
+    winning = page.locator("#hands button.tile.winning").get_attribute("data-id")
+    assert truth_tile_at(truth, dict((i, c) for i, c, _ in page_tiles(page))[winning]) is sideways
+
+
 def test_a_change_takes_the_old_scores_away_and_a_new_photo_starts_a_new_hand(server, page):
     answer_from_truth(page)
     upload_example(page, server)

@@ -116,14 +116,23 @@ function buildModel(rec, cameraWind) {
   const pool = (rec.tiles || []).map((t, i) => ({ ...t, index: i, used: false }));
   let winning = null;
   let winnerWind = null;
+  const sideways = new Set();  // ids of tiles read lying sideways (a winning tile laid out as one)
 
-  const make = (code, seatWind, preferBack) => {
+  // the recogniser's tile for a tile of the hand: of its seat and kind (or face down, for a
+  // concealed set's ends), looked for in `groups` in turn: a copy of its kind in another group is
+  // another tile (a chow's 4s is not the 4s of the concealed run the hand also holds), whatever
+  // the order the recogniser lists them in
+  const make = (code, seatWind, groups, preferBack) => {
     const id = nextId++;
-    // a tile laid apart is matched last, so a copy of its kind in the run is not taken for it
-    let match = pool.find((t) => !t.used && t.seat === seatWind && t.code === code && t.group !== "apart")
-      || pool.find((t) => !t.used && t.seat === seatWind && t.code === code);
-    if (!match && preferBack) match = pool.find((t) => !t.used && t.seat === seatWind && (t.face_down || t.code === "back"));
+    const free = pool.filter((t) => !t.used && t.seat === seatWind);
+    let match = null;
+    for (const inGroup of groups) {
+      match = free.find((t) => inGroup(t) && t.code === code)
+        || (preferBack ? free.find((t) => inGroup(t) && (t.face_down || t.code === "back")) : null);
+      if (match) break;
+    }
     if (match) match.used = true;
+    if (match && match.sideways) sideways.add(id);
     tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
       confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [],
       read: match && match.code !== code ? match.code : null, index: match ? match.index : null,
@@ -131,17 +140,31 @@ function buildModel(rec, cameraWind) {
     return id;
   };
 
+  // where each part of a hand was read (vision/hands.py): the concealed tiles in the run, then
+  // among the tiles laid apart that make no set (counted with them); the hand's k-th set in group
+  // "meld-k", else another set; flowers and seasons in "bonus"; else in any group of the seat (an
+  // answer naming its groups otherwise), a tile laid apart last, so a copy of its kind elsewhere
+  // is not taken for it
+  const group = (name) => (t) => t.group === name;
+  const inSet = (t) => String(t.group || "").startsWith("meld-");
+  const fallback = [(t) => t.group !== "apart", () => true];
+  const CONCEALED = [group("concealed"), group("apart"), ...fallback];
+  const BONUS = [group("bonus"), ...fallback];
+
   for (const [seatWind, hand] of Object.entries(rec.seats || {})) {
     if (!WINDS.includes(seatWind) || !hand) continue;
     const seat = seats[posOfWind(seatWind, cameraWind)];
-    for (const code of parseTiles(hand.concealed)) seat.concealed.push(make(code, seatWind, false));
-    for (const meld of hand.melds || []) {
-      const ids = parseTiles(meld.tiles).map((code) => make(code, seatWind, meld.exposed === false));
+    for (const code of parseTiles(hand.concealed)) seat.concealed.push(make(code, seatWind, CONCEALED, false));
+    (hand.melds || []).forEach((meld, k) => {
+      const groups = [group(`meld-${k + 1}`), inSet, ...fallback];
+      const ids = parseTiles(meld.tiles).map((code) => make(code, seatWind, groups, meld.exposed === false));
       seat.melds.push({ exposed: meld.exposed !== false, ids });
-    }
-    for (const code of parseTiles(hand.bonus_tiles)) seat.bonus.push(make(code, seatWind, false));
+    });
+    for (const code of parseTiles(hand.bonus_tiles)) seat.bonus.push(make(code, seatWind, BONUS, false));
     if (hand.winning_tile) {
-      const id = [...seat.concealed].reverse().find((i) => tiles.get(i).code === hand.winning_tile);
+      // of the run's copies of its kind, the one read lying sideways
+      const copies = [...seat.concealed].reverse().filter((i) => tiles.get(i).code === hand.winning_tile);
+      const id = copies.find((i) => sideways.has(i)) || copies[0];
       if (id) { winning = id; winnerWind = seatWind; }
     }
     if (hand.winner) winnerWind = seatWind;
