@@ -1101,6 +1101,45 @@ def test_a_warning_shows_the_tiles_it_is_about(server, page):
     assert page.locator("#warnings button.show-tiles").count() == 0 and page.locator("#warnings li").count() == 2
 
 
+def test_warnings_name_each_player_by_the_wind_shown_after_the_camera_seat_changes(server, page):
+    """The server names players by wind as the photo was sent (East at the bottom): the wind at
+    the bottom set otherwise after, each warning names each player by the wind their hand now
+    shows, every name moved at once (South becomes East as East becomes North), a tile's name
+    ("East Wind") left alone; and so again after a reload."""
+    def warn(recognition):
+        k = next(i for i, t in enumerate(recognition["tiles"]) if t["seat"] == "S" and not t["face_down"])
+        recognition["warnings"] = [
+            "low confidence: tile 3 of South (read as f2, 40%; else 5z 31%)",
+            "East has 15 tiles (a hand holds 13, the winner 14, not counting each kong's fourth tile or "
+            "bonus tiles; expected 13 or 14)",
+            "North: tile 2 read as f1, taken as 1z (its likeliest reading that is no flower or season: "
+            "it lies among other tiles, and bonus tiles lie apart): check it",
+            "five 1z on the table (East Wind; a set has 4)",
+        ]
+        recognition["warning_tiles"] = [[k], [], [], []]
+
+    answer_from_truth(page, warn)
+    upload_example(page, server)
+
+    def warnings():
+        return page.locator("#warnings li").all_inner_texts()
+
+    sent = warnings()
+    page.select_option("#camera_seat", "N")  # South's hand, at the right, is East's now
+    for _ in range(2):
+        shown = warnings()
+        assert shown[0].startswith("low confidence: tile 3 of East (read as Orchid")
+        assert shown[1].startswith("North has 15 tiles")
+        assert shown[2].startswith("West: tile 2 read as Plum, taken as East Wind")
+        assert shown[3].startswith("five 1z on the table (East Wind;")
+        page.click("#warnings li:first-child button.show-tiles")
+        assert page.locator("#hands button.tile.named").evaluate("b => b.closest('article').dataset.seat") == "E"
+        page.reload()
+        page.wait_for_selector("body[data-state=recognized]")
+    page.select_option("#camera_seat", "E")
+    assert warnings() == sent
+
+
 def test_a_refused_table_points_to_its_hand_and_scores_are_announced(server, page):
     """The engine's refusal names a seat: a button beside it takes the keyboard to that hand, and
     no API code is shown; once scored, the keyboard is at the scores and the status line says who

@@ -181,8 +181,9 @@ function buildModel(rec, cameraWind) {
   const byIndex = new Map([...tiles.values()].filter((t) => t.index != null).map((t) => [t.index, t.id]));
   const warningTiles = (rec.warnings || []).map((_, i) => ((rec.warning_tiles || [])[i] || [])
     .map((k) => byIndex.get(k)).filter((id) => id !== undefined));
+  // the warnings name seats by wind as seen from the photo's bottom it was read for
   return { width: rec.width, height: rec.height, tiles, seats, unplaced, winning, winnerWind,
-    warnings: rec.warnings || [], warningTiles, shown: [] };
+    warnings: rec.warnings || [], warningTiles, warningsCamera: cameraWind, shown: [] };
 }
 
 // where a tile id sits: {list, index, pos, kind, meld}
@@ -348,10 +349,21 @@ function namedTiles(text) {
   return words.replace(/\b([1-9][mpsz]|f[1-8])\b/g, (code) => (words.includes(tileName(code)) ? code : tileName(code)));
 }
 
+// the server names each player by wind as seen from the wind at the photo's bottom it was read
+// for (`from`); set otherwise since, each name becomes the wind that player's hand now shows, all
+// at once (South -> East as East -> North, never on to North), a tile's name ("East Wind") kept
+function windsShown(text, from) {
+  const to = $("#camera_seat").value;
+  if (!WINDS.includes(from) || from === to) return text;
+  const now = Object.fromEntries(WINDS.map((w) => [WIND_NAMES[w], WIND_NAMES[windAt(posOfWind(w, from))]]));
+  return text.replace(/\b(East|South|West|North)\b(?! Wind)/g, (name) => now[name]);
+}
+
 function renderWarnings() {
   const list = $("#warnings");
   list.replaceChildren(...model.warnings.map((w, i) => {
-    const text = namedTiles(typeof w === "string" ? w : (w.message || JSON.stringify(w)));
+    const said = windsShown(typeof w === "string" ? w : (w.message || JSON.stringify(w)), model.warningsCamera);
+    const text = namedTiles(said);
     const ids = ((model.warningTiles || [])[i] || []).filter((id) => model.tiles.has(id));
     if (!ids.length) return el("li", {}, text);
     return el("li", {}, text, " ", el("button", {
