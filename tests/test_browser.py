@@ -987,6 +987,36 @@ def test_turning_the_camera_seat_keeps_the_winner_in_place(server, page):
     assert page.get_attribute("body", "data-state") == "scored"
 
 
+def test_marking_easts_winning_tile_in_the_picker_takes_east_for_the_winner(server, page):
+    """The winning tile marked in the picker names its player the winner as the winner's list
+    does: East won, so "on East's first discard" is no longer offered nor kept ticked (the engine
+    would refuse the table), and the classical rules offer East's thirteenth win in a row."""
+    def no_sideways_tile(recognition):
+        for hand in recognition["seats"].values():
+            hand["winning_tile"] = None
+
+    truth = answer_from_truth(page, no_sideways_tile)
+    upload_example(page, server)
+    winner = next(h for h in truth["case"]["hands"] if h["winner"])
+    page.select_option("#camera_seat", "W")  # the winner's hand, at the top, is East's
+    page.select_option("#ruleset", "classical")
+    page.select_option("#win_by", winner["win_by"])
+    first_discard = page.locator('input[name=flag][value="east-first-discard"]')
+    first_discard.check()
+    thirteenth = page.locator('input[name=flag][value="east-13th-consecutive"]')
+    assert page.input_value("#winner") == "" and thirteenth.is_hidden()
+    page.locator(f'article[data-seat="E"] [data-set="concealed"] button.tile[data-code="{winner["winning_tile"]}"]').click()
+    page.wait_for_selector("#picker[open]")
+    page.check("#picker-winning")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert page.input_value("#winner") == "E"
+    assert first_discard.is_hidden() and not first_discard.is_checked()
+    assert thirteenth.is_visible()
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored", page.inner_text("#result-body")
+
+
 def test_the_move_list_is_browsed_and_the_button_moves(server, page):
     """Arrow keys browse the "Move to" list without moving the tile; the Move button moves it,
     and the keyboard's place is the moved tile."""

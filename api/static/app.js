@@ -647,6 +647,14 @@ function moveTile(id, target) {
   if (model.winning === id && kind !== "concealed") model.winning = null;
 }
 
+// the winner named by marking their winning tile: the list's change event is sent, so what
+// follows from who won (East's flags offered or taken away) follows as when chosen in the list
+function chooseWinner(wind) {
+  if ($("#winner").value === wind) return;
+  $("#winner").value = wind;
+  $("#winner").dispatchEvent(new Event("change"));
+}
+
 function setupPicker() {
   buildPickerKinds();
   // the list only chooses (arrow keys browse it); the button moves
@@ -663,7 +671,7 @@ function setupPicker() {
     model.winning = e.target.checked ? picking.id : (model.winning === picking.id ? null : model.winning);
     if (e.target.checked) {
       const where = locate(picking.id);
-      if (where && where.pos !== null) $("#winner").value = windAt(where.pos);
+      if (where && where.pos !== null) chooseWinner(windAt(where.pos));
     }
     changed();
   });
