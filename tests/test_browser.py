@@ -987,6 +987,21 @@ def test_turning_the_camera_seat_keeps_the_winner_in_place(server, page):
     assert page.get_attribute("body", "data-state") == "scored"
 
 
+def test_turning_the_camera_seat_so_the_winner_is_east_takes_east_flags_away(server, page):
+    """The winner kept in place becomes East when West sits at the photo's bottom: "on East's
+    first discard", ticked while they were West, is no longer offered nor kept (the engine would
+    refuse the table)."""
+    answer_from_truth(page)
+    upload_example(page, server)
+    first_discard = page.locator('input[name=flag][value="east-first-discard"]')
+    first_discard.check()
+    page.select_option("#camera_seat", "W")
+    assert page.input_value("#winner") == "E"
+    assert first_discard.is_hidden() and not first_discard.is_checked()
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored", page.inner_text("#result-body")
+
+
 def test_marking_easts_winning_tile_in_the_picker_takes_east_for_the_winner(server, page):
     """The winning tile marked in the picker names its player the winner as the winner's list
     does: East won, so "on East's first discard" is no longer offered nor kept ticked (the engine

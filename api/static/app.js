@@ -1524,11 +1524,13 @@ function bonusChanged() {
 }
 
 // the wind at the photo's bottom edge changed (`from`: the wind the hands were drawn for): the
-// same player won, so the winner keeps their place
+// same player won, so the winner keeps their place, under their new wind (East now, maybe: East's
+// flags follow)
 function cameraChanged(from) {
   const winner = $("#winner").value;
   if (winner) $("#winner").value = windAt(posOfWind(winner, from));
   cameraShown = $("#camera_seat").value;
+  showEastFlags();
 }
 
 function setup() {
