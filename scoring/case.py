@@ -57,6 +57,13 @@ PARAM_FIELDS: Final = frozenset(("limit", "mj_bonus", "east_double", "east_conse
 #: the params each ruleset reads (Part I none): another ruleset's setting is refused, not dropped
 RULESET_PARAMS: Final = {"pung-chow": frozenset(), "pung-chow-limit": frozenset(("limit", "mj_bonus")),
                          "classical": frozenset(("limit", "east_double", "east_consecutive_wins"))}
+#: the flags of how a hand was won that each ruleset scores (Part I none; Part II doubles the
+#: last tile drawn from the wall and pays East's first discard as a limit; the classical rules
+#: add the standing hand and East's thirteenth win): another ruleset's flag is refused, not
+#: silently scored as nothing
+RULESET_WIN_FLAGS: Final = {"pung-chow": (), "pung-chow-limit": ("last-tile", "east-first-discard"),
+                            "classical": ("last-tile", "standing-hand", "east-first-discard",
+                                          "east-13th-consecutive")}
 CASE_KINDS: Final = (None, "wash", "penalty-false-mj", "penalty-discarder")
 MELD_KINDS: Final = ("chow", "pung", "kong")
 N_KINDS: Final = len(INDEX)  # count bytes per hand
@@ -447,6 +454,9 @@ def parse_case(raw: Any) -> Case:
             if hand.winner:
                 winner = hand
                 break
+    for hand in hands:
+        if hand.flags:
+            _check_win_flags(hand, ruleset)
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {quoted(discarder)} is not one of E, S, W, N")
@@ -454,6 +464,16 @@ def parse_case(raw: Any) -> Case:
                 bool(raw.get("discarder_exempt", False)), raw.get("id"), winner)
     validate_table(case)
     return case
+
+
+def _check_win_flags(hand: Hand, ruleset: str) -> None:
+    """Refuse a flag of how the hand was won that the ruleset does not score (RULESET_WIN_FLAGS):
+    a standing hand ticked in a Part I game scored as if it were not there."""
+    scored = RULESET_WIN_FLAGS[ruleset]
+    for flag in WIN_FLAGS:
+        if flag in hand.flags and flag not in scored:
+            has = f"its flags are {', '.join(scored)}" if scored else "it scores none"
+            raise ScoringError("invalid-case", f"{hand.name}: the flag {flag!r} is no rule of {ruleset} ({has})")
 
 
 def validate_table(case: Case) -> None:

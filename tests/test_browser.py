@@ -547,7 +547,8 @@ def test_phone_layout_has_no_sideways_scroll(server, browser):
         inside = "b => { const d = document.querySelector('#picker').getBoundingClientRect(); " \
                  "const r = b.getBoundingClientRect(); return r.top >= d.top && r.bottom <= d.bottom; }"
         assert page.locator("#picker-close").evaluate(inside)
-        # the boxes of "Also" are rows a finger can hit
+        # the boxes of "Also" are rows a finger can hit (the classical rules offer them all)
+        page.select_option("#ruleset", "classical")
         assert min(page.locator(".flags label:visible").evaluate_all(
             "ls => ls.map(l => l.getBoundingClientRect().height)")) >= 44
         if SCREENSHOTS:
@@ -618,6 +619,7 @@ def test_a_reload_keeps_the_corrections(server, page):
     tile = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
     tile_id = tile.get_attribute("data-id")
     pick_tile(page, tile, "f8")
+    page.select_option("#ruleset", "pung-chow-limit")
     page.select_option("#win_by", "self-draw")
     page.check('input[name=flag][value="last-tile"]')
     before = page.locator("#hands button.tile[data-id]").evaluate_all(
@@ -916,6 +918,7 @@ def test_a_tile_on_the_photo_opens_its_own_set_not_a_copy_in_the_run(server, pag
 def test_a_change_takes_the_old_scores_away_and_a_new_photo_starts_a_new_hand(server, page):
     answer_from_truth(page)
     upload_example(page, server)
+    page.select_option("#ruleset", "classical")
     page.select_option("#win_by", "self-draw")
     page.check('input[name=flag][value="standing-hand"]')
     score(page)
@@ -924,8 +927,9 @@ def test_a_change_takes_the_old_scores_away_and_a_new_photo_starts_a_new_hand(se
     pick_tile(page, tile, tile.get_attribute("data-code"))  # even a tile confirmed as it was
     assert page.locator("#results").is_hidden() and "score it again" in page.inner_text("#status")
     score(page)
-    page.select_option("#ruleset", "classical")
+    page.select_option("#ruleset", "pung-chow-limit")
     assert page.locator("#results").is_hidden()
+    page.select_option("#ruleset", "classical")
     # the next photo is another hand: who won and how are its own (the rules stay)
     page.once("dialog", lambda dialog: dialog.accept())
     page.set_input_files("#photo", str(EXAMPLE))
@@ -993,12 +997,42 @@ def test_turning_the_camera_seat_so_the_winner_is_east_takes_east_flags_away(ser
     refuse the table)."""
     answer_from_truth(page)
     upload_example(page, server)
+    page.select_option("#ruleset", "pung-chow-limit")
     first_discard = page.locator('input[name=flag][value="east-first-discard"]')
     first_discard.check()
     page.select_option("#camera_seat", "W")
     assert page.input_value("#winner") == "E"
     assert first_discard.is_hidden() and not first_discard.is_checked()
     score(page)
+    assert page.get_attribute("body", "data-state") == "scored", page.inner_text("#result-body")
+
+
+def test_only_the_flags_the_rule_set_scores_are_offered(server, page):
+    """A standing hand ticked in a Part I game was sent and scored as nothing (the engine now
+    refuses it): each rule set offers its own flags only (scoring.case.RULESET_WIN_FLAGS), and a
+    box the rule set changed away from is not left ticked."""
+    from scoring.case import RULESET_WIN_FLAGS
+
+    answer_from_truth(page)
+    sent = capture_score_requests(page)
+    upload_example(page, server)
+    assert page.input_value("#winner") == "W"
+
+    def offered():
+        return sorted(page.locator("input[name=flag]").evaluate_all(
+            "bs => bs.filter(b => !b.closest('label').hidden).map(b => b.value)"))
+
+    assert page.locator("fieldset.flags").is_hidden() and offered() == []
+    page.select_option("#ruleset", "classical")
+    assert offered() == sorted(f for f in RULESET_WIN_FLAGS["classical"] if f != "east-13th-consecutive")
+    page.check('input[name=flag][value="standing-hand"]')
+    page.check('input[name=flag][value="last-tile"]')
+    page.select_option("#ruleset", "pung-chow-limit")
+    assert offered() == sorted(RULESET_WIN_FLAGS["pung-chow-limit"])
+    assert not page.is_checked('input[name=flag][value="standing-hand"]')
+    page.select_option("#win_by", "self-draw")
+    score(page)
+    assert sent[-1]["hands"][[h["seat"] for h in sent[-1]["hands"]].index("W")]["flags"] == ["last-tile"]
     assert page.get_attribute("body", "data-state") == "scored", page.inner_text("#result-body")
 
 

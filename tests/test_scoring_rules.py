@@ -236,6 +236,25 @@ def test_an_unknown_flag_is_refused_with_the_flags_there_are():
     assert "unknown flag 'lucky' (flags: last-tile, standing-hand, east-first-discard" in result["error"]["message"]
 
 
+@pytest.mark.parametrize("ruleset, flag, has", [
+    ("pung-chow", "standing-hand", "it scores none"),
+    ("pung-chow", "last-tile", "it scores none"),
+    ("pung-chow", "east-first-discard", "it scores none"),
+    ("pung-chow-limit", "standing-hand", "its flags are last-tile, east-first-discard"),
+    ("pung-chow-limit", "east-13th-consecutive", "its flags are last-tile, east-first-discard"),
+])
+def test_a_flag_the_ruleset_does_not_score_is_refused(ruleset, flag, has):
+    """A standing hand ticked in a Part I game scored 22 as without it (the classical rules add
+    100 for it): a flag the rules do not score is refused, naming those they do."""
+    result = score_table(case(ruleset, [winner("S", "123m456p789s111z55s", tile="5s", flags=[flag])]))
+    assert result["error"] == {"code": "invalid-case",
+                               "message": f"South: the flag {flag!r} is no rule of {ruleset} ({has})"}
+    if flag != "east-13th-consecutive":  # (East's alone) the classical rules score the others
+        how = "discard" if flag == "east-first-discard" else "self-draw"
+        ok = score_table(case("classical", [winner("S", "123m456p789s111z55s", tile="5s", win_by=how, flags=[flag])]))
+        assert "error" not in ok, ok
+
+
 def test_error_message_names_the_player_and_tile():
     table = case("pung-chow", [winner("S", "123m456p789s111z55s", tile="6s")])
     message = score_table(table)["error"]["message"]

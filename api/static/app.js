@@ -828,7 +828,7 @@ async function recognizeFile(file) {
   // the wind at the bottom set while the photo was being read: the hands are drawn for it, and
   // the winner read from the photo keeps their place
   if ($("#camera_seat").value !== camera) cameraChanged(camera);
-  showEastFlags();
+  showFlags();
   renderWarnings();
   renderAll();
   $("#table").hidden = false;
@@ -1498,22 +1498,36 @@ function showRuleFields(setDefaults) {
   $("#round-wind-note").hidden = ruleset !== "pung-chow";
   $("#limit-label").hidden = !(ruleset in RULE_LIMITS);
   $("#mj-bonus-label").hidden = ruleset !== "pung-chow-limit";
-  showEastFlags();
+  showFlags();
   $("#limit-label").firstChild.textContent = ruleset === "pung-chow-limit"
     ? "Limit (points a hand scores at most; empty: no limit) " : "Limit (points a hand scores at most) ";
   if (setDefaults && ruleset in RULE_LIMITS) $("#limit").value = String(RULE_LIMITS[ruleset]);
 }
 
-// East's thirteenth win in a row (classical limit J) is East's alone; East's first discard is
-// won by anyone but East: a box that cannot apply to the winner is not offered
-function showEastFlags() {
+// the flags of how a hand was won each rule set scores (scoring.case.RULESET_WIN_FLAGS; the
+// server refuses another's): Part I none, Part II the last tile and East's first discard
+const RULE_FLAGS = {
+  "pung-chow": [],
+  "pung-chow-limit": ["last-tile", "east-first-discard"],
+  classical: ["last-tile", "standing-hand", "east-first-discard", "east-13th-consecutive"],
+};
+
+// a box that cannot apply is not offered (and not left ticked): a flag the rule set does not
+// score; East's thirteenth win in a row (classical limit J) is East's alone; East's first
+// discard is won by anyone but East
+function showFlags() {
   const winner = $("#winner").value;
-  const thirteenth = $('input[name=flag][value="east-13th-consecutive"]');
-  const first = $('input[name=flag][value="east-first-discard"]');
-  $("#east-13th-label").hidden = !($("#ruleset").value === "classical" && winner === "E");
-  first.closest("label").hidden = winner === "E";
-  if ($("#east-13th-label").hidden) thirteenth.checked = false;
-  if (first.closest("label").hidden) first.checked = false;
+  const scored = RULE_FLAGS[$("#ruleset").value] || [];
+  let offered = 0;
+  for (const box of document.querySelectorAll("input[name=flag]")) {
+    const applies = scored.includes(box.value)
+      && !(box.value === "east-13th-consecutive" && winner !== "E")
+      && !(box.value === "east-first-discard" && winner === "E");
+    box.closest("label").hidden = !applies;
+    if (!applies) box.checked = false;
+    offered += applies;
+  }
+  $("fieldset.flags").hidden = offered === 0;
 }
 
 // the usual limit follows the Mah-Jongg bonus (300 with 10, 400 with 20) while it is the usual one
@@ -1530,7 +1544,7 @@ function cameraChanged(from) {
   const winner = $("#winner").value;
   if (winner) $("#winner").value = windAt(posOfWind(winner, from));
   cameraShown = $("#camera_seat").value;
-  showEastFlags();
+  showFlags();
 }
 
 function setup() {
@@ -1585,7 +1599,7 @@ function setup() {
       if (!where || where.pos === null || windAt(where.pos) !== $("#winner").value) model.winning = null;
     }
     if (model && !model.winning && $("#winner").value) markTileLaidApart($("#winner").value);
-    showEastFlags();
+    showFlags();
   });
   $("#mj_bonus").addEventListener("change", bonusChanged);
   $("#ruleset").addEventListener("change", () => showRuleFields(true));
