@@ -20,7 +20,7 @@ from pydantic import Field, ValidationError
 from api import __version__, service
 from api.errors import ApiError, ErrorBody, describe_errors, install_error_handlers
 from api.images import check_content_type
-from api.limits import MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
+from api.limits import BIG_SET_ADVICE, MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
 from api.schemas import (GameRequest, GameResult, Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table,
                          ValidationReport, WinBy)
 from scoring.case import SETTLEMENT_FLAGS, WIN_FLAGS, ScoringError
@@ -96,7 +96,8 @@ def _workers() -> service.Workers:
 async def _read_upload(upload: UploadFile, what: str = "image") -> bytes:
     data = await upload.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
-        raise ApiError(413, "payload-too-large", f"the {what} is larger than {MAX_UPLOAD_BYTES // MiB} MB")
+        advice = BIG_SET_ADVICE if what == "archive" else ""
+        raise ApiError(413, "payload-too-large", f"the {what} is larger than {MAX_UPLOAD_BYTES // MiB} MB{advice}")
     if not data:
         raise ApiError(400, "empty-upload", f"the uploaded {what} is empty (0 bytes)")
     return data

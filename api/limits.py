@@ -47,11 +47,18 @@ class BodyTooLarge(ApiError):
         super().__init__(413, "payload-too-large", f"the request body is larger than the {limit // MiB} MB limit")
 
 
-def _too_large_body(limit: int) -> bytes:
+#: what a labelled set too big to upload can do instead (photos do not compress: a zip of more
+#: than a few 12 MP phone photos is over the limit)
+BIG_SET_ADVICE = ("; split the set into zips under that, or run `mjscore validate` on its folder, "
+                  "which has no such limit")
+
+
+def _too_large_body(limit: int, path: str = "") -> bytes:
+    advice = BIG_SET_ADVICE if path.rstrip("/").endswith("/validate") else ""
     return json.dumps(
         {
             "code": "payload-too-large",
-            "message": f"the request body is larger than the {limit // MiB} MB limit",
+            "message": f"the request body is larger than the {limit // MiB} MB limit{advice}",
         }
     ).encode()
 
@@ -76,7 +83,7 @@ class BodySizeLimit:
                     await self._reply(send, 400, b'{"code":"bad-request","message":"invalid Content-Length"}')
                     return
         if declared is not None and declared > self.limit:
-            await self._reply(send, 413, _too_large_body(self.limit))
+            await self._reply(send, 413, _too_large_body(self.limit, scope.get("path", "")))
             return
 
         received = 0
@@ -101,7 +108,7 @@ class BodySizeLimit:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._reply(send, 413, _too_large_body(self.limit))
+                await self._reply(send, 413, _too_large_body(self.limit, scope.get("path", "")))
 
     @staticmethod
     async def _reply(send, status: int, body: bytes) -> None:

@@ -115,8 +115,22 @@ def test_text_sent_as_image_is_refused(client, url):
 def test_30_mb_upload_is_refused(client, url):
     field = "archive" if "validate" in url else "image"
     big = b"\xff\xd8\xff" + b"\x00" * (30 * 1024 * 1024)
-    assert_error(client.post(url, files={field: ("big.jpg", big, "application/octet-stream")}), 413, "payload-too-large")
+    body = assert_error(client.post(url, files={field: ("big.jpg", big, "application/octet-stream")}), 413,
+                        "payload-too-large")
+    # a labelled set too big to upload is told what to do instead (photos do not compress)
+    assert ("mjscore validate" in body["message"]) == (field == "archive"), body["message"]
     assert_alive(client)
+
+
+def test_an_archive_just_over_the_upload_limit_is_told_what_to_do_instead(client):
+    """Under the body's cap with its form, over the upload's: the route's own answer."""
+    from api.limits import MAX_UPLOAD_BYTES
+
+    big = b"PK" + b"\x00" * (MAX_UPLOAD_BYTES + 10)
+    body = assert_error(client.post("/api/v1/validate", files={"archive": ("set.zip", big, "application/zip")}), 413,
+                        "payload-too-large")
+    assert body["message"].startswith("the archive is larger than 20 MB; split the set") and "mjscore validate" in body[
+        "message"]
 
 
 def test_streamed_body_without_length_is_cut_off(client):
