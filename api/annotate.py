@@ -30,16 +30,40 @@ def _label(image: np.ndarray, text: str, x: int, y: int, colour, font_scale: flo
                 max(1, thickness // 2), cv2.LINE_AA)
 
 
+#: a tile's label fills at most this share of its box's width, and of its height (the face
+#: stays in view to check the label against)
+LABEL_WIDTH, LABEL_HEIGHT = 0.95, 0.45
+#: the smallest label drawn, whatever the tile's size (smaller is unreadable)
+MIN_FONT_SCALE = 0.3
+
+
+def _fitted_scale(text: str, box_w: float, box_h: float, most: float, thickness: int) -> float:
+    """The font scale at which `text` fits in its tile's box (LABEL_WIDTH, LABEL_HEIGHT), at most
+    `most` (the photo's own) and at least MIN_FONT_SCALE."""
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, thickness)
+    fit = min(LABEL_WIDTH * box_w / max(tw + 4, 1), LABEL_HEIGHT * box_h / max(th + base + 2, 1))
+    return float(np.clip(fit, MIN_FONT_SCALE, most))
+
+
+def _label_inside(image: np.ndarray, text: str, x: int, y: int, colour, font_scale: float) -> None:
+    """The label in the box's top-left corner, on the seat's colour."""
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 1)
+    cv2.rectangle(image, (x, y), (x + tw + 3, y + th + base + 2), colour, -1)
+    cv2.putText(image, text, (x + 2, y + th + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), 1, cv2.LINE_AA)
+
+
 def draw_recognition(image: np.ndarray, tiles: list[dict]) -> np.ndarray:
-    """A copy of ``image`` with every tile outlined in its seat's colour and labelled with its code."""
+    """A copy of ``image`` with every tile outlined in its seat's colour and labelled with its
+    code inside its box, sized to the tile: labels set over the boxes at the photo's own size
+    were wider than the tiles and hid each other and the tiles of the row above."""
     out = image.copy()
-    thickness, font_scale = _scale(out)
+    thickness, most = _scale(out)
     for tile in tiles:
         x1, y1, x2, y2 = (int(round(v)) for v in tile["box"])
         colour = SEAT_COLOURS.get(tile.get("seat"), SEAT_COLOURS[None])
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness + 1)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, max(1, thickness // 2))
         text = "back" if tile.get("face_down") and tile.get("code") == "back" else str(tile.get("code", "?"))
-        _label(out, text, x1, y1, colour, font_scale, thickness)
+        _label_inside(out, text, x1, y1, colour, _fitted_scale(text, x2 - x1, y2 - y1, most, 1))
     return out
 
 
