@@ -255,6 +255,20 @@ def test_a_flag_the_ruleset_does_not_score_is_refused(ruleset, flag, has):
         assert "error" not in ok, ok
 
 
+def test_in_the_limit_game_only_east_wins_on_the_original_hand():
+    """Part II's limit hand 6 is "East Wind winning on original draw from the wall": South's
+    "original hand" was scored as an ordinary 18 points with no word; it is refused, and East's
+    is the limit."""
+    table = case("pung-chow-limit", [winner("S", "123m456p789s111z55s", win_by="original-hand")],
+                 params={"limit": 300, "mj_bonus": 10})
+    error = score_table(table)["error"]
+    assert error["code"] == "invalid-case" and error["message"].startswith("South won on the original hand, but in "
+                                                                           "the limit game only East does")
+    east = case("pung-chow-limit", [winner("E", "123m456p789s111z55s", win_by="original-hand")],
+                params={"limit": 300, "mj_bonus": 10})
+    assert score_table(east)["limit_hand"] == "east-original-hand"
+
+
 def test_error_message_names_the_player_and_tile():
     table = case("pung-chow", [winner("S", "123m456p789s111z55s", tile="6s")])
     message = score_table(table)["error"]["message"]
