@@ -753,17 +753,25 @@ def test_two_tiles_each_found_as_two_halves_are_taken_whole_from_a_look_along_th
 
 
 def test_two_touching_tiles_a_look_ran_together_do_not_replace_the_two_found_apart():
-    """The guard on taking halves whole: a find twice a tile's size over two known tiles is the
-    two run together in a look too small to cut them, not one tile found as halves."""
+    """The guards on taking halves whole: a find over two known tiles is the two run together in
+    a look too small to cut them, not one tile found as halves, when it is twice a tile's size,
+    or when the two are each a whole tile's size (KMahjongg's jade, seed 2024's table 14: two
+    white dragons, each 1.0 of the tiles round them, found as one tile-shaped find); and halves
+    give way only to a look that saw the tile larger than the looks that cut it."""
     from vision.detect import _halves_of_one
+    from vision.quad import TileQuad
 
-    known = [_box_quad(100 + 42 * k, 300, 40, 60) for k in range(10)]
-    found = [_box_quad(100 + 42 * k, 300, 40, 60) for k in range(10) if k not in (4, 5)]
-    found.append(_box_quad(100 + 42 * 4.5, 300, 82, 60))
-    assert _halves_of_one(found, known) == {}
-    # the same two known finds, each half a tile (a sideways tile found as two), are taken whole
-    halves = [_box_quad(100 + 42 * 4.5 + dx, 300, 30, 60) for dx in (-15, 15)]
-    known = [k for i, k in enumerate(known) if i != 4 and i != 5] + halves
-    found = [_box_quad(100 + 42 * k, 300, 40, 60) for k in range(10) if k not in (4, 5)]
-    found.append(_box_quad(100 + 42 * 4.5, 300, 60, 44))
-    assert [k for pair in _halves_of_one(found, known).values() for k in pair] == halves
+    def seen(q, width):
+        return TileQuad(q.corners, seen_width=width)
+
+    row = [seen(_box_quad(100 + 42 * k, 300, 40, 60), 20) for k in range(10)]
+    found = [seen(_box_quad(100 + 42 * k, 300, 40, 60), 30) for k in range(10) if k not in (4, 5)]
+    assert _halves_of_one(found + [seen(_box_quad(100 + 42 * 4.5, 300, 82, 60), 30)], row) == {}
+    assert _halves_of_one(found + [seen(_box_quad(100 + 42 * 4.5, 300, 60, 44), 30)], row) == {}
+    # the same place, the known finds each half a tile (a sideways tile found as two): taken whole
+    halves = [seen(_box_quad(100 + 42 * 4.5 + dx, 300, 30, 60), 12) for dx in (-15, 15)]
+    known = [k for i, k in enumerate(row) if i not in (4, 5)] + halves
+    whole = seen(_box_quad(100 + 42 * 4.5, 300, 60, 44), 30)
+    assert [k for pair in _halves_of_one(found + [whole], known).values() for k in pair] == halves
+    # ... but not by a look that saw it no larger than they were seen
+    assert _halves_of_one(found + [seen(whole, 12)], known) == {}

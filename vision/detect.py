@@ -728,6 +728,9 @@ RUN_WHOLE = 0.6
 #: two known finds are the halves of a tile a look along their row found whole when each is
 #: under this fraction of its area (seed 2024's racks table 92: 0.52 and 0.55)
 HALVES_EACH = 0.8
+#: ... and each under this fraction of the known tiles round them (there: 0.71 and 0.77; two
+#: whole tiles a look ran together, about 1)
+HALVES_OF_AROUND = 0.85
 
 
 def _inside_quad(q: TileQuad, other: TileQuad) -> bool:
@@ -779,9 +782,13 @@ def _halves_of_one(found: list[TileQuad], known: list[TileQuad]) -> dict[int, tu
     each pair's neighbours are mostly halves, and halves_joined, which judges finds against
     their neighbours, cannot tell them.  A find is taken for the tile whole when the centres of
     exactly two known finds, nearest to each other, lie inside it, each of the two is under
-    HALVES_EACH of its area, and it is sized as a whole tile (HALVES_AREA) both of its own look
-    (its nearest finds there) and of the known finds round the pair (other such pairs left
-    out): two touching tiles run together in the look fail that (twice a tile).  The case: seed
+    HALVES_EACH of its area and under HALVES_OF_AROUND of the known finds round the pair (other
+    such pairs left out), it is sized as a whole tile (HALVES_AREA) both of its own look (its
+    nearest finds there) and of those known finds, and its look saw it larger than the looks
+    that found the two (`seen_width`): two touching tiles run together in a look fail these
+    (each of them a whole tile, the look too small to cut them; KMahjongg's jade at 2000x1500,
+    seed 2024's table 14, two white dragons found whole, each 1.0 of the tiles round them, and
+    as one by a look at no known size).  The case: seed
     2024's table 92 of the racks tables at 2000x1500, North's third 9s and flower side by side,
     each found as two halves, a half of each taken into East's seat."""
     if len(found) <= SPECK_NEIGHBOURS or len(known) <= SPECK_NEIGHBOURS + 2:
@@ -814,7 +821,9 @@ def _halves_of_one(found: list[TileQuad], known: list[TileQuad]) -> dict[int, tu
         mid = (known_c[i] + known_c[j]) / 2
         around = float(np.median(known_a[whole[np.argsort(np.hypot(*(known_c[whole] - mid).T))[:SPECK_NEIGHBOURS]]]))
         if (HALVES_AREA[0] * look <= found_a[n] <= HALVES_AREA[1] * look
-                and HALVES_AREA[0] * around <= found_a[n] <= HALVES_AREA[1] * around):
+                and HALVES_AREA[0] * around <= found_a[n] <= HALVES_AREA[1] * around
+                and max(known_a[i], known_a[j]) < HALVES_OF_AROUND * around
+                and found[n].seen_width > max(known[i].seen_width, known[j].seen_width)):
             out[id(found[n])] = (known[i], known[j])
             taken |= {i, j}
     return out

@@ -192,7 +192,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     img, scale = photo.result(), photo.scale
     check = _tile_check(tile_check)
     quads, layout = _placed(EitherPolarity(check) if finds.negative and check else check, img, finds.quads,
-                            localizer)
+                            localizer, negative=finds.negative)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     # a warm light's cast is taken off the tiles of a pale set before they are read
@@ -268,7 +268,7 @@ def _tile_check(tile_check):
     return default_tile_check()
 
 
-def _placed(check, img: np.ndarray, quads: list[TileQuad], localizer):
+def _placed(check, img: np.ndarray, quads: list[TileQuad], localizer, negative: bool = False):
     """(finds, layout): the finds less those the tile check takes for no tile, with the tiles
     of a seat missing from three looked for where its row must lie and those of a seat short
     of a hand looked for along its row.  A set with dark faces found in the photo's negative
@@ -277,18 +277,25 @@ def _placed(check, img: np.ndarray, quads: list[TileQuad], localizer):
     against 98)."""
     checked: dict = {}
     quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
+    # a set found in the negative is looked for there, and in the photo (the localiser learnt
+    # pale faces; a dark set's pale tiles, as jade's white dragons, show in the photo)
+    views = (cv2.bitwise_not(img), img) if negative else (img,)
     missing = missing_seat_box(layout, img.shape)
     if missing:  # three seats found: the fourth's row may be one the first look did not see
-        more = find_tiles_in(img, *missing, quads, localizer)
-        if more.found:
+        found = False
+        for view in views:
+            more = find_tiles_in(view, *missing, quads, localizer)
+            found |= bool(more.found)
             quads = _with_finds(quads, more)
+        if found:
             quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
     changed = False
     # a seat short of a hand: a set past its row's ends, or touching tiles found as one
     for box, tile_w in short_seat_boxes(layout, img.shape):
-        more = find_tiles_in(img, box, tile_w, quads, localizer)
-        changed |= bool(more.found)
-        quads = _with_finds(quads, more)
+        for view in views:
+            more = find_tiles_in(view, box, tile_w, quads, localizer)
+            changed |= bool(more.found)
+            quads = _with_finds(quads, more)
     if changed:
         quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
     return quads, layout
