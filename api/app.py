@@ -23,7 +23,7 @@ from api.images import check_content_type
 from api.limits import BIG_SET_ADVICE, MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
 from api.schemas import (GameRequest, GameResult, Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table,
                          ValidationReport, WinBy)
-from scoring.case import SETTLEMENT_FLAGS, WIN_FLAGS, ScoringError
+from scoring.case import SETTLEMENT_FLAGS, WIN_FLAGS, WIN_FLAGS_SAID, ScoringError
 from scoring.house import house_params
 from scoring.tiles import quoted
 
@@ -232,7 +232,8 @@ async def photo_score(
         description="who went Mah-Jongg (default: the seat whose winning tile lies sideways, or the one "
                     "player's when one player's tiles alone are in the photo, unless they hold 13)")] = None,
     win_by: Annotated[WinBy, Form()] = "discard",
-    flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(WIN_FLAGS)}")] = "",
+    flags: Annotated[str, Form(description=f"the winner's flags, comma-separated: {', '.join(WIN_FLAGS)}; each "
+                                           f"ruleset scores its own ({WIN_FLAGS_SAID}) and refuses another")] = "",
     winning_tile: Annotated[Optional[str], Form(description="the tile that completed the hand, e.g. 5p (default: the winner's tile lying sideways, or by itself apart from the sets)")] = None,
     limit: Annotated[Optional[int], Form(ge=0, description=(
         "the most a hand scores: pung-chow-limit 300 (400 with a bonus of 20), 0 for the book's game with "

@@ -64,6 +64,9 @@ RULESET_PARAMS: Final = {"pung-chow": frozenset(), "pung-chow-limit": frozenset(
 RULESET_WIN_FLAGS: Final = {"pung-chow": (), "pung-chow-limit": ("last-tile", "east-first-discard"),
                             "classical": ("last-tile", "standing-hand", "east-first-discard",
                                           "east-13th-consecutive")}
+#: the same, in words for help texts
+WIN_FLAGS_SAID: Final = "; ".join(f"{ruleset} {', '.join(flags) or 'none'}"
+                                  for ruleset, flags in RULESET_WIN_FLAGS.items())
 CASE_KINDS: Final = (None, "wash", "penalty-false-mj", "penalty-discarder")
 MELD_KINDS: Final = ("chow", "pung", "kong")
 N_KINDS: Final = len(INDEX)  # count bytes per hand

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from scoring.case import RULESETS, WIN_BY, WIN_FLAGS, ScoringError
+from scoring.case import RULESETS, WIN_BY, WIN_FLAGS, WIN_FLAGS_SAID, ScoringError
 from scoring.house import MJ_BONUSES, house_params
 from vision.case import CaseError, build_case, check_winning_tile
 from vision.io import ImageError
@@ -30,8 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the tile that completed the hand, if it is not laid sideways or by itself apart "
                              "from the sets (e.g. 5p)")
     parser.add_argument("--flag", dest="flags", action="append", default=[], choices=WIN_FLAGS, metavar="FLAG",
-                        help=f"a winner's flag, repeatable: {', '.join(WIN_FLAGS)} (a wash or a false "
-                             "Mah-Jongg, which no one won, is scored by `mjscore score` with the case's kind)")
+                        help=f"a winner's flag, repeatable: {', '.join(WIN_FLAGS)}; each ruleset scores its own "
+                             f"({WIN_FLAGS_SAID}) and refuses another (a wash or a false Mah-Jongg, which no one "
+                             "won, is scored by `mjscore score` with the case's kind)")
     parser.add_argument("--ruleset", default="pung-chow", choices=RULESETS,
                         help="pung-chow (Harr's Part I, the default), pung-chow-limit (Part II) or classical")
     parser.add_argument("--limit", type=int, default=None, metavar="POINTS",
