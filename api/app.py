@@ -23,7 +23,7 @@ from api.images import check_content_type
 from api.limits import BIG_SET_ADVICE, MAX_TABLES_PER_REQUEST, MAX_UPLOAD_BYTES, BodySizeLimit, MiB
 from api.schemas import (GameRequest, GameResult, Health, PhotoScore, Recognition, Ruleset, ScoreResult, Seat, Table,
                          ValidationReport, WinBy)
-from scoring.case import SETTLEMENT_FLAGS, WIN_FLAGS, WIN_FLAGS_SAID, ScoringError
+from scoring.case import SETTLEMENT_FLAGS, WIN_FLAGS, WIN_FLAGS_SAID, ScoringError, check_ruleset_flags
 from scoring.house import house_params
 from scoring.tiles import quoted
 
@@ -259,6 +259,7 @@ async def photo_score(
                                                 "a false Mah-Jongg): send its case, with its kind, to /api/v1/score")
         raise ApiError(422, "invalid-case", f"unknown flag {quoted(unknown[0])} (flags: {', '.join(WIN_FLAGS)})")
     try:
+        check_ruleset_flags(ruleset, flag_list)  # (the engine would refuse the table after the photo was read)
         params = house_params(ruleset, limit, mj_bonus)
     except ScoringError as exc:
         raise ApiError(422, exc.code, exc.message) from None

@@ -472,11 +472,18 @@ def parse_case(raw: Any) -> Case:
 def _check_win_flags(hand: Hand, ruleset: str) -> None:
     """Refuse a flag of how the hand was won that the ruleset does not score (RULESET_WIN_FLAGS):
     a standing hand ticked in a Part I game scored as if it were not there."""
+    check_ruleset_flags(ruleset, hand.flags, hand.name)
+
+
+def check_ruleset_flags(ruleset: str, flags, who: str | None = None) -> None:
+    """ScoringError naming the first of `flags` (of WIN_FLAGS) that `ruleset` does not score, and
+    those it does; the photo's command and endpoint ask it before the photo is read."""
     scored = RULESET_WIN_FLAGS[ruleset]
     for flag in WIN_FLAGS:
-        if flag in hand.flags and flag not in scored:
+        if flag in flags and flag not in scored:
             has = f"its flags are {', '.join(scored)}" if scored else "it scores none"
-            raise ScoringError("invalid-case", f"{hand.name}: the flag {flag!r} is no rule of {ruleset} ({has})")
+            said = f"the flag {flag!r} is no rule of {ruleset} ({has})"
+            raise ScoringError("invalid-case", f"{who}: {said}" if who else said)
 
 
 def validate_table(case: Case) -> None:

@@ -215,7 +215,7 @@ def test_photo_score_names_a_winning_tile_that_is_no_tile(client, tile):
     """The photo is read either way: a winning tile written wrong is the table's error, named."""
     response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
                            data={"winner": "W", "winning_tile": tile, "annotate": "false",
-                                 "flags": "last-tile,last-tile"})
+                                 "flags": "last-tile,last-tile", "ruleset": "pung-chow-limit"})
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["case"] is None and body["result"]["error"]["code"] == "unknown-tile"
@@ -224,9 +224,20 @@ def test_photo_score_names_a_winning_tile_that_is_no_tile(client, tile):
 
 def test_photo_score_says_a_flag_once(client):
     response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", EXAMPLE.read_bytes(), "image/jpeg")},
-                           data={"flags": "last-tile, last-tile,last-tile", "annotate": "false"})
-    assert response.json()["case"]["hands"][0]["flags"] == ["last-tile"] or any(
-        h["flags"] == ["last-tile"] for h in response.json()["case"]["hands"] if h["winner"])
+                           data={"flags": "last-tile, last-tile,last-tile", "annotate": "false",
+                                 "ruleset": "pung-chow-limit", "win_by": "self-draw"})
+    body = response.json()
+    assert "error" not in body["result"], body["result"]
+    assert [h["flags"] for h in body["case"]["hands"] if h["winner"]] == [["last-tile"]]
+
+
+def test_photo_score_refuses_a_flag_its_ruleset_does_not_score_before_reading_the_photo(client):
+    """A standing hand in Part I is no rule: refused at once (422), as the engine would refuse the
+    table after a whole recognition."""
+    response = client.post("/api/v1/photo/score", files={"image": ("e.jpg", b"not read", "image/jpeg")},
+                           data={"flags": "standing-hand", "annotate": "false"})
+    assert response.status_code == 422, response.text
+    assert response.json()["message"] == "the flag 'standing-hand' is no rule of pung-chow (it scores none)"
 
 
 @pytest.mark.parametrize("flag", ["wash-tiles", "false-mah-jongg"])

@@ -267,6 +267,10 @@ def test_in_the_limit_game_only_east_wins_on_the_original_hand():
     east = case("pung-chow-limit", [winner("E", "123m456p789s111z55s", win_by="original-hand")],
                 params={"limit": 300, "mj_bonus": 10})
     assert score_table(east)["limit_hand"] == "east-original-hand"
+    # nor does a limit hand's shape excuse it (thirteen single heads was checked first)
+    orphans = case("pung-chow-limit", [winner("S", "19m19p19s12345677z", win_by="original-hand")],
+                   params={"limit": 300, "mj_bonus": 10})
+    assert score_table(orphans)["error"]["message"].startswith("South won on the original hand")
 
 
 def test_error_message_names_the_player_and_tile():

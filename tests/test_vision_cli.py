@@ -45,6 +45,9 @@ def test_photo_refuses_settings_before_reading_the_photo(tmp_path, capsys):
         main(["photo", str(tmp_path / "not-read.jpg"), "--flag", "lucky"])
     assert refused.value.code == 2
     assert "invalid choice: 'lucky'" in capsys.readouterr().err
+    # a flag the ruleset does not score (a standing hand in Part I scored as nothing)
+    assert main(["photo", str(tmp_path / "not-read.jpg"), "--flag", "standing-hand"]) == 2
+    assert capsys.readouterr().err == "error: the flag 'standing-hand' is no rule of pung-chow (it scores none)\n"
 
 
 def test_text_mode_errors_go_to_stderr_naming_the_file_once(tmp_path, capsys):

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from scoring.case import RULESETS, WIN_BY, WIN_FLAGS, WIN_FLAGS_SAID, ScoringError
+from scoring.case import RULESETS, WIN_BY, WIN_FLAGS, WIN_FLAGS_SAID, ScoringError, check_ruleset_flags
 from scoring.house import MJ_BONUSES, house_params
 from vision.case import CaseError, build_case, check_winning_tile
 from vision.io import ImageError
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:  # settings the ruleset cannot take, and a winning tile that is none, are refused before the photo is read
         params = house_params(args.ruleset, args.limit, args.mj_bonus)
+        check_ruleset_flags(args.ruleset, args.flags)
         if args.winning_tile:
             check_winning_tile(args.winning_tile)
         rec = recognize(args.image, camera_seat=args.camera_seat, name=args.image)

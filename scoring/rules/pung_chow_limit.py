@@ -104,14 +104,15 @@ def _wind_and_dragon_doubles(sets: list[Group], own_wind: str, round_wind: str |
 
 
 def limit_hand(w: Winner) -> str | None:
-    if w.special == "thirteen-orphans":
-        return "single-heads"
-    if w.win_by == "original-hand":
+    if w.win_by == "original-hand":  # (before any other limit: the hand's shape does not excuse it)
         if w.hand.seat != "E":  # (an input error, as the first-card check makes its own)
             raise ScoringError("invalid-case", f"{w.hand.name} won on the original hand, but in the limit game only "
                                                "East does (limit hand 6, 'East Wind winning on original draw from "
                                                f"the wall'; {w.hand.name} was dealt 13): say how {w.hand.name} won")
-        return "east-original-hand"
+        if w.special != "thirteen-orphans":
+            return "east-original-hand"
+    if w.special == "thirteen-orphans":
+        return "single-heads"
     if not w.groups:
         return None
     # Without a chow the sets are the pungs; no chow holds a wind.
