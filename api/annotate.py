@@ -37,10 +37,10 @@ LABEL_WIDTH, LABEL_HEIGHT = 0.95, 0.45
 MIN_FONT_SCALE = 0.3
 
 
-def _fitted_scale(text: str, box_w: float, box_h: float, most: float, thickness: int) -> float:
+def _fitted_scale(text: str, box_w: float, box_h: float, most: float) -> float:
     """The font scale at which `text` fits in its tile's box (LABEL_WIDTH, LABEL_HEIGHT), at most
     `most` (the photo's own) and at least MIN_FONT_SCALE."""
-    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, thickness)
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)
     fit = min(LABEL_WIDTH * box_w / max(tw + 4, 1), LABEL_HEIGHT * box_h / max(th + base + 2, 1))
     return float(np.clip(fit, MIN_FONT_SCALE, most))
 
@@ -63,7 +63,7 @@ def draw_recognition(image: np.ndarray, tiles: list[dict]) -> np.ndarray:
         colour = SEAT_COLOURS.get(tile.get("seat"), SEAT_COLOURS[None])
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, max(1, thickness // 2))
         text = "back" if tile.get("face_down") and tile.get("code") == "back" else str(tile.get("code", "?"))
-        _label_inside(out, text, x1, y1, colour, _fitted_scale(text, x2 - x1, y2 - y1, most, 1))
+        _label_inside(out, text, x1, y1, colour, _fitted_scale(text, x2 - x1, y2 - y1, most))
     return out
 
 

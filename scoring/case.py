@@ -458,8 +458,8 @@ def parse_case(raw: Any) -> Case:
                 winner = hand
                 break
     for hand in hands:
-        if hand.flags:
-            _check_win_flags(hand, ruleset)
+        if hand.flags:  # a standing hand ticked in a Part I game scored as if it were not there
+            check_ruleset_flags(ruleset, hand.flags, hand.name)
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {quoted(discarder)} is not one of E, S, W, N")
@@ -469,15 +469,10 @@ def parse_case(raw: Any) -> Case:
     return case
 
 
-def _check_win_flags(hand: Hand, ruleset: str) -> None:
-    """Refuse a flag of how the hand was won that the ruleset does not score (RULESET_WIN_FLAGS):
-    a standing hand ticked in a Part I game scored as if it were not there."""
-    check_ruleset_flags(ruleset, hand.flags, hand.name)
-
-
 def check_ruleset_flags(ruleset: str, flags, who: str | None = None) -> None:
-    """ScoringError naming the first of `flags` (of WIN_FLAGS) that `ruleset` does not score, and
-    those it does; the photo's command and endpoint ask it before the photo is read."""
+    """ScoringError naming the first of `flags` (of WIN_FLAGS) that `ruleset` does not score
+    (RULESET_WIN_FLAGS), and those it does; the photo's command and endpoint ask it before the
+    photo is read."""
     scored = RULESET_WIN_FLAGS[ruleset]
     for flag in WIN_FLAGS:
         if flag in flags and flag not in scored:

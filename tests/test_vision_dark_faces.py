@@ -243,5 +243,6 @@ def test_a_dark_sets_short_row_is_looked_along_in_the_negative_and_in_the_photo(
 
     monkeypatch.setattr(recognize_module, "find_tiles_in", look)
     monkeypatch.setattr(recognize_module, "short_seat_boxes", lambda layout, shape: [((0, 0, 100, 100), 30.0)])
-    recognize_module._placed(None, table.image, quads, None, negative=negative)
+    recognize_module._placed(None, table.image, quads, None,
+                             negative=cv2.bitwise_not(table.image) if negative else None)
     assert looked_in == (["negative", "photo"] if negative else ["photo"])

@@ -699,9 +699,9 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     for k in BOX_LOOK_SIZES:
         scale = min(k * TILE_W_TARGET / max(tile_w, 1.0), MAX_LOOK / max(h, w))
         found += _uncovered(without_specks(_look_in(loc, pyr, scale, [list(box)])), found)
-    replaced = _run_together(found, known)
-    halves = _halves_of_one(found, [k for k in known if not any(k is r for r in replaced)])
-    replaced += [k for pair in halves.values() for k in pair]
+    run = _run_together(found, known)
+    halves = _halves_of_one(found, [k for k in known if not any(k is r for r in run)])
+    replaced = run + [k for pair in halves.values() for k in pair]
     standing = [k for k in known if not any(k is r for r in replaced)]
     found = _uncovered(found, standing)
     if not found:
@@ -712,10 +712,10 @@ def find_tiles_in(img: np.ndarray, box, tile_w: float, known: list[TileQuad],
     found = [q for q in found if id(q) in kept]
     # a replaced find goes only when two of the tiles that replace it passed the tests; else it
     # stands, and a lone one of them lying over it goes
-    kept_whole = [r for r in replaced if sum(_inside_quad(q, r) for q in found) < 2
-                  and not any(r is k for pair in halves.values() for k in pair)]
+    kept_whole = [r for r in run if sum(_inside_quad(q, r) for q in found) < 2]
     # two halves go only when the whole tile that replaces them passed the tests
-    kept_whole += [k for f, pair in halves.items() if not any(id(q) == f for q in found) for k in pair]
+    passed = {id(q) for q in found}
+    kept_whole += [k for f, pair in halves.items() if f not in passed for k in pair]
     replaced = [r for r in replaced if not any(r is k for k in kept_whole)]
     return BoxFinds(_uncovered(found, kept_whole), replaced)
 
@@ -797,8 +797,9 @@ def _halves_of_one(found: list[TileQuad], known: list[TileQuad]) -> dict[int, tu
     known_a = np.array([k.width * k.height for k in known])
     found_c = np.array([q.center for q in found], np.float64)
     found_a = np.array([q.width * q.height for q in found])
-    nearest = [int(np.argmin(np.where(np.arange(len(known)) == i, np.inf, np.hypot(*(known_c - c).T))))
-               for i, c in enumerate(known_c)]
+    apart = np.linalg.norm(known_c[:, None] - known_c[None], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    nearest = np.argmin(apart, axis=1)
     pairs: dict[int, tuple[int, int]] = {}
     for n, f in enumerate(found):
         near = np.nonzero(np.hypot(*(known_c - found_c[n]).T) <= known_r + np.sqrt(found_a[n]))[0]

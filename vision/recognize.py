@@ -191,8 +191,9 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     finds = find_tiles(photo, localizer)
     img, scale = photo.result(), photo.scale
     check = _tile_check(tile_check)
+    negative = cv2.bitwise_not(img) if finds.negative else None  # (made once: looked in, then read in)
     quads, layout = _placed(EitherPolarity(check) if finds.negative and check else check, img, finds.quads,
-                            localizer, negative=finds.negative)
+                            localizer, negative=negative)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     # a warm light's cast is taken off the tiles of a pale set before they are read
@@ -205,7 +206,7 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     layout, preds = _read(classifier, seen, scale, quads, placed, crops)
     if finds.negative and len(placed.quads) >= NO_TILES_FINDS:
         # a dark set the classifier never learnt may read as a pale one in the negative
-        again = _read(classifier, cv2.bitwise_not(img), scale, quads, placed)
+        again = _read(classifier, negative, scale, quads, placed)
         if _median_confidence(again[1]) > _median_confidence(preds) + NEGATIVE_READ_GAIN:
             layout, preds = again
     if finds.negative and not _read_surely(preds):
@@ -268,18 +269,19 @@ def _tile_check(tile_check):
     return default_tile_check()
 
 
-def _placed(check, img: np.ndarray, quads: list[TileQuad], localizer, negative: bool = False):
+def _placed(check, img: np.ndarray, quads: list[TileQuad], localizer, negative: np.ndarray | None = None):
     """(finds, layout): the finds less those the tile check takes for no tile, with the tiles
     of a seat missing from three looked for where its row must lie and those of a seat short
-    of a hand looked for along its row.  A set with dark faces found in the photo's negative
-    is judged in the photo too: on 144 synthetic tables of the jade set and of procedural dark
+    of a hand looked for along its row (`negative`: the photo's negative, for a set with dark
+    faces found there, looked along in it and then in the photo).  A set with dark faces found
+    in the photo's negative is judged in the photo too: on 144 synthetic tables of the jade set and of procedural dark
     faces (1280x960 to 4000x3000), judging it in the negative laid out as many right (97
     against 98)."""
     checked: dict = {}
     quads, layout = _without_no_tiles(check, img, quads, group_tiles(quads), checked)
     # a set found in the negative is looked for there, and in the photo (the localiser learnt
     # pale faces; a dark set's pale tiles, as jade's white dragons, show in the photo)
-    views = (cv2.bitwise_not(img), img) if negative else (img,)
+    views = (negative, img) if negative is not None else (img,)
     missing = missing_seat_box(layout, img.shape)
     if missing:  # three seats found: the fourth's row may be one the first look did not see
         found = False

@@ -143,8 +143,7 @@ class EitherPolarity:
 def darkness(img: np.ndarray) -> np.ndarray:
     """How dark each pixel is, grey in three channels: 255 less its brightest channel (HSV's
     value), so a dark face of any colour is a grey face with its light marks dark on it."""
-    grey = cv2.subtract(np.full(img.shape[:2], 255, np.uint8), img.max(axis=2))
-    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(255 - img.max(axis=2), cv2.COLOR_GRAY2BGR)
 
 
 @lru_cache(maxsize=1)
