@@ -169,13 +169,16 @@ function buildModel(rec, cameraWind) {
     }
     if (hand.winner) winnerWind = seatWind;
   }
+  // a recognised tile no hand holds is in none here either: the recogniser left it out on purpose
+  // (a tile of the concealed run read face down; from /api/v1/photo/score, a lone find its hand is
+  // full without, group "extra"), so it waits with the tiles not placed, not scored, marked with
+  // the place of the seat it was found beside (`near`), until a person moves it into a hand
   for (const t of pool) {
     if (t.used) continue;
     const id = nextId++;
     tiles.set(id, { id, code: t.code, box: t.box, quad: t.quad, confidence: t.confidence, candidates: likeliest(t),
-      index: t.index });
-    if (WINDS.includes(t.seat)) seats[posOfWind(t.seat, cameraWind)].concealed.push(id);
-    else unplaced.push(id);
+      index: t.index, ...(WINDS.includes(t.seat) ? { near: posOfWind(t.seat, cameraWind) } : {}) });
+    unplaced.push(id);
   }
   // each warning's tiles (indices into rec.tiles) as the ids they became here
   const byIndex = new Map([...tiles.values()].filter((t) => t.index != null).map((t) => [t.index, t.id]));
@@ -204,6 +207,13 @@ function locate(id) {
   return null;
 }
 
+// the place (0-3) of the hand a tile was found beside when the recogniser left it out of that hand
+// and it still waits with the tiles not placed (buildModel); null for any other tile
+function leftOutNear(id) {
+  const tile = model.tiles.get(id);
+  return tile && Number.isInteger(tile.near) && model.unplaced.includes(id) ? tile.near : null;
+}
+
 function dropEmptyMelds() {
   for (const seat of model.seats) seat.melds = seat.melds.filter((m) => m.ids.length);
 }
@@ -214,7 +224,9 @@ function tileButton(id) {
   const tile = model.tiles.get(id);
   const isWinning = model.winning === id;
   const doubt = unsure(tile) ? `, read with ${Math.round(tile.confidence * 100)}% confidence: check it` : "";
-  const label = `${tileLabel(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}${doubt}`;
+  const near = leftOutNear(id);
+  const out = near === null ? "" : `, left out of ${WIND_NAMES[windAt(near)]}'s hand: not scored`;
+  const label = `${tileLabel(tile.code)}${isWinning ? ", winning tile" : ""}${tile.box ? "" : ", added by hand"}${out}${doubt}`;
   return el("button", {
     type: "button", class: `tile ${tileClass(tile.code)}${isWinning ? " winning" : ""}${doubt ? " unsure" : ""}${(model.shown || []).includes(id) ? " named" : ""}`,
     "data-id": id, "data-code": tile.code, "aria-label": label, title: label,
@@ -282,9 +294,25 @@ function renderHands() {
   });
   renderPlayers();
   if (model.unplaced.length) {
+    // the tiles the recogniser found beside a hand and left out of it, by that hand (they are not
+    // scored until moved into one), then those found beside no hand
+    const sets = [];
+    for (let pos = 0; pos < 4; pos++) {
+      const ids = model.unplaced.filter((id) => leftOutNear(id) === pos);
+      if (!ids.length) continue;
+      const name = WIND_NAMES[windAt(pos)];
+      sets.push(el("div", { class: "set left-out", "data-set": "left-out", "data-near": windAt(pos), role: "group",
+        "aria-label": `found beside ${name}'s hand and left out of it: not scored` },
+      el("span", { class: "set-label" }, `Beside ${name}'s hand (${POSITIONS[pos]} of the photo), left out of it: not scored`),
+      ids.map(tileButton)));
+    }
+    const others = model.unplaced.filter((id) => leftOutNear(id) === null);
+    if (others.length) {
+      sets.push(el("div", { class: "set", "data-set": "unplaced" },
+        sets.length ? el("span", { class: "set-label" }, "Beside no hand") : [], others.map(tileButton)));
+    }
     box.append(el("article", { class: "seat unplaced", "aria-label": "tiles not placed in any hand" },
-      el("h3", {}, "Not placed (move each to a hand)"),
-      el("div", { class: "set", "data-set": "unplaced" }, model.unplaced.map(tileButton))));
+      el("h3", {}, "Not placed (move each to a hand)"), sets));
   }
 }
 
@@ -297,10 +325,11 @@ function renderOverlay() {
   for (const tile of model.tiles.values()) {
     if (!tile.box) continue;
     const where = locate(tile.id);
+    const near = leftOutNear(tile.id);
     const [x1, y1, x2, y2] = tile.box;
     const fontSize = Math.max(9, Math.round(Math.min(x2 - x1, y2 - y1) * 0.6));
     const g = document.createElementNS(ns, "g");
-    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}${unsure(tile) ? " unsure" : ""}${(model.shown || []).includes(tile.id) ? " named" : ""}`);
+    g.setAttribute("class", `box pos-${where && where.pos !== null ? where.pos : "none"}${near === null ? "" : " left-out"}${unsure(tile) ? " unsure" : ""}${(model.shown || []).includes(tile.id) ? " named" : ""}`);
     g.setAttribute("data-id", tile.id);
     const rect = document.createElementNS(ns, "rect");
     for (const [k, v] of Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke })) rect.setAttribute(k, v);
@@ -311,6 +340,14 @@ function renderOverlay() {
     text.setAttribute("font-size", fontSize);
     text.textContent = tileShort(tile.code);
     g.append(rect, text);
+    if (near !== null) {
+      // left out of the hand it was found beside: struck through, and said so under the pointer
+      const strike = document.createElementNS(ns, "line");
+      for (const [k, v] of Object.entries({ x1, y1, x2, y2, "stroke-width": stroke })) strike.setAttribute(k, v);
+      const title = document.createElementNS(ns, "title");
+      title.textContent = `${tileName(tile.code)}: left out of ${WIND_NAMES[windAt(near)]}'s hand, not scored`;
+      g.append(strike, title);
+    }
     g.addEventListener("click", () => openPicker(tile.id, null, true));
     svg.append(g);
   }
@@ -588,6 +625,13 @@ function openPicker(id, addTarget, fromPhoto = false) {
   $("#picker-current").textContent = tile
     ? (tile.confidence != null ? `Read as ${readAs} (${Math.round(tile.confidence * 100)}% sure)${tile.read ? `, counted as ${tileName(tile.code)}` : ""}. Pick the right tile:` : "Pick the right tile:")
     : "Pick the tile to add:";
+  // a tile the recogniser left out of the hand it was found beside: said so, and how to count it
+  const near = tile ? leftOutNear(id) : null;
+  const nearName = near === null ? "" : WIND_NAMES[windAt(near)];
+  $("#picker-where").hidden = near === null;
+  $("#picker-where").textContent = near === null ? ""
+    : `Found beside ${nearName}'s hand and left out of it by the recogniser: it is not scored. To count it, `
+      + `move it into a hand (\u201c${nearName}: concealed\u201d, say) below; if it is no tile, remove it.`;
   const move = $("#picker-move");
   move.replaceChildren(...setChoices());
   move.disabled = !tile;
@@ -836,7 +880,11 @@ async function recognizeFile(file) {
   const doubtful = [...model.tiles.values()].filter(unsure).length;
   const winner = model.winning ? "" : " No winning tile lies sideways: choose the winner and mark the tile that won.";
   const marked = doubtful === 1 ? "1 read with little confidence is marked" : `${doubtful} read with little confidence are marked`;
-  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${marked} with a dashed outline` : ""}. Check them, then score the table.${winner}`);
+  const leftOut = model.unplaced.filter((id) => leftOutNear(id) !== null).length;
+  const out = !leftOut ? "" : leftOut === 1
+    ? " 1 tile found beside a hand was left out of it: it waits under \u201cNot placed\u201d, not scored unless moved into a hand."
+    : ` ${leftOut} tiles found beside hands were left out of them: they wait under \u201cNot placed\u201d, not scored unless moved into a hand.`;
+  setStatus(`Found ${rec.tiles.length} tiles${doubtful ? `; ${marked} with a dashed outline` : ""}. Check them, then score the table.${winner}${out}`);
   document.body.dataset.state = "recognized";
 }
 
