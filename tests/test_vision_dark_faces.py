@@ -206,6 +206,38 @@ def test_a_dark_sets_pale_tiles_found_in_the_photo_join_the_negatives_finds():
     assert detect._pale_tiles(Pyramid(img), in_photo, in_negative) == [row[3]]
 
 
+def test_a_gap_between_a_dark_sets_tiles_on_a_pale_cloth_is_no_pale_tile():
+    """On a pale cloth, the gap between two of a dark set's sets (the cloth, a tile's pale side)
+    is a pale, tile-sized patch the photo's look may find (KMahjongg's jade on sand, seed 2024's
+    table 25 at 2000x1500: three such finds ran North's sets together).  A pale tile is paler
+    than the cloth round it; such a patch is not, and stays out."""
+    img = np.full((400, 1200, 3), (170, 190, 200), np.uint8)  # sand: grey about 187
+    row = [_box_quad(100 + 62 * k, 150, 60, 80) for k in range(4)] + [_box_quad(420 + 62 * k, 150, 60, 80)
+                                                                        for k in range(4)]
+    gap = _box_quad(340, 150, 60, 80)  # between the two sets, over the sides and the cloth
+    for q in row:
+        x0, y0, x1, y1 = (int(v) for v in q.box)
+        pale = q is row[2]
+        cv2.rectangle(img, (x0, y0), (x1 - 1, y1 - 1), (235, 240, 240) if pale else (40, 30, 120), -1)
+    cv2.rectangle(img, (352, 150), (369, 229), (160, 175, 185), -1)  # the tiles' pale sides, shaded
+    in_negative = [q for k, q in enumerate(row) if k != 2]
+    assert detect._pale_tiles(Pyramid(img), [row[2], gap], in_negative) == [row[2]]
+
+
+def test_a_dark_tile_found_as_two_halves_counts_once_against_the_negative():
+    """The photo's closer looks may find a dark tile as two halves (each a strip with half its
+    light marks) where the negative finds it whole: jade at 2000x1500, seed 2024, table 28, three
+    tiles of North's row, 60 finds in the photo against 57 in the negative, and the halves stood.
+    Where the finds are clearly a dark set's, a tile's pieces count as one find."""
+    negative = [_box_quad(100 + 62 * k, 150, 60, 80) for k in range(10)]
+    halves = [_box_quad(100 + 62 * k + dx, 152, 28, 76) for k in (3, 7) for dx in (1, 31)]
+    positive = [q for k, q in enumerate(negative) if k not in (3, 7)] + halves
+    assert detect._as_many(negative, positive)
+    # a run of two tiles found as one is no tile in pieces: its tiles count
+    run = [_box_quad(100, 150, 122, 80)] + negative[2:]
+    assert not detect._as_many(run, negative)
+
+
 @pytest.mark.parametrize("seed", [15, 53])  # a whole table; one player's 15 tiles
 def test_a_clearly_dark_set_whose_negative_finds_as_many_tiles_is_found_in_the_negative(seed):
     """KMahjongg's jade on a pale cloth: the photo's looks find the dark tiles too, but also the
