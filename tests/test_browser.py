@@ -1180,9 +1180,10 @@ def test_a_warning_shows_the_tiles_it_is_about(server, page):
     assert page.locator("#warnings button.show-tiles").count() == 0 and page.locator("#warnings li").count() == 2
 
 
-# a tile lying by itself behind North's row (North sits at the photo's left), which North's hand,
-# full without it, leaves out: what /api/v1/photo/score answers for a tile rack's corner found as a
-# tile (group "extra", vision/extras.py), its warning naming it
+# a tile lying by itself behind North's row (North sits at the photo's left) that North's hand,
+# full without it, leaves out, and a warning naming it: an answer's tile no hand holds (the page
+# reads /api/v1/recognize, where vision/hands.py leaves out face-down tiles so; the group is
+# /api/v1/photo/score's for a rack's corner, vision/extras.py: the page does not judge why)
 NORTH_STRAY_BOX = [290.0, 374.7, 330.6, 405.0]
 NORTH_STRAY_WARNING = ("North: the 5z lying by itself apart from the sets is not counted: North's hand has its 13 "
                        "tiles without it (a tile rack's corner or a stray piece found as a tile?): check it")

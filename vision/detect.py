@@ -489,11 +489,12 @@ def _pale_tiles(pyr: Pyramid, in_photo: list[TileQuad], in_negative: list[TileQu
     pale cloth, a gap between two sets (the cloth and a tile's pale side) is a pale, tile-sized
     patch too."""
     lost = _first_finds_missed(in_photo, in_negative)
+    finds = in_photo + in_negative
     pale = []
     for q in lost:
         scale = min(1.0, PALE_LOOK / max(q.width, 1.0))
         grey = _grey_inside(pyr, scale, [q])
-        if grey >= DARK_FINDS and _paler_than_cloth(pyr, scale, q, grey, in_photo + in_negative):
+        if grey >= DARK_FINDS and _paler_than_cloth(pyr, scale, q, grey, finds):
             pale.append(q)
     return pale
 
@@ -539,7 +540,8 @@ def _clearly_more(negative: list[TileQuad], positive: list[TileQuad]) -> bool:
 
 def _as_many(negative: list[TileQuad], positive: list[TileQuad]) -> bool:
     """Whether the negative's finds are as many as the photo's, and NEGATIVE_MIN at least,
-    counted as _clearly_more counts them."""
+    counted as _clearly_more counts them, and a negative find's pieces in the photo counted
+    once (_more_pieces)."""
     own = _own_count(negative, positive)
     return own >= NEGATIVE_MIN and own >= _own_count(positive, negative) - _more_pieces(positive, negative)
 
@@ -547,21 +549,24 @@ def _as_many(negative: list[TileQuad], positive: list[TileQuad]) -> bool:
 def _more_pieces(finds: list[TileQuad], others: list[TileQuad]) -> int:
     """How many finds more than one a tile there are where finds cut tiles of `others` in
     pieces: for each tile-sized find of `others` (its area under PIECES_HOLDER times their median)
-    the finds, no marks on it, whose centres it holds and whose areas are under PIECE_AREA of its
-    own, less one.  The photo's closer looks may find a dark tile as two halves, each a strip
+    the finds whose centres it holds and whose areas are under PIECE_AREA of its own, less one
+    (a find counted once at most, and none that is a mark on a tile of `others`, which
+    _own_count leaves out already).  The photo's closer looks may find a dark tile as two halves, each a strip
     holding half its light marks, where the negative finds it whole (jade at 2000x1500, seed
     2024, table 28: three tiles of North's row, which made the photo's finds outnumber the
     negative's 60 to 57, and the halves stood)."""
     if not finds or not others:
         return 0
     median = float(np.median([o.width * o.height for o in others]))
+    counted = {id(q) for q in _marks_on(finds, others)}
     extra = 0
     for o in others:
         area = o.width * o.height
         if area > PIECES_HOLDER * median:
             continue
-        pieces = [q for q in finds if q.width * q.height < PIECE_AREA * area and _inside_quad(q, o)
-                  and min(o.width, o.height) < MARK_SIDE * max(q.width, q.height)]
+        pieces = [q for q in finds if id(q) not in counted and q.width * q.height < PIECE_AREA * area
+                  and _inside_quad(q, o)]
+        counted.update(id(q) for q in pieces)
         extra += max(0, len(pieces) - 1)
     return extra
 

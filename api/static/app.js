@@ -170,9 +170,9 @@ function buildModel(rec, cameraWind) {
     if (hand.winner) winnerWind = seatWind;
   }
   // a recognised tile no hand holds is in none here either: the recogniser left it out on purpose
-  // (a tile of the concealed run read face down; from /api/v1/photo/score, a lone find its hand is
-  // full without, group "extra"), so it waits with the tiles not placed, not scored, marked with
-  // the place of the seat it was found beside (`near`), until a person moves it into a hand
+  // (vision/hands.py: a face-down tile of the concealed run, or of a group laid apart that makes no
+  // set), so it waits with the tiles not placed, not scored, marked with the place of the seat it
+  // was found beside (`near`), until a person moves it into a hand
   for (const t of pool) {
     if (t.used) continue;
     const id = nextId++;
