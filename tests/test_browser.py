@@ -1189,6 +1189,17 @@ NORTH_STRAY_WARNING = ("North: the 5z lying by itself apart from the sets is not
                        "tiles without it (a tile rack's corner or a stray piece found as a tile?): check it")
 
 
+def upload_with_answer(page, server, edit, wind: str):
+    """The example photo uploaded with its true answer changed by `edit` (answer_from_truth):
+    (the true case, `wind`'s hand in it, the winner's hand, the score requests the page sends)."""
+    case = answer_from_truth(page, edit)["case"]
+    hand = next(h for h in case["hands"] if h["seat"] == wind)
+    winner = next(h for h in case["hands"] if h["winner"])
+    sent = capture_score_requests(page)
+    upload_example(page, server)
+    return case, hand, winner, sent
+
+
 def left_out_tiles(page, wind: str) -> list[tuple[str, str]]:
     """(id, code) of the tiles waiting under "Not placed" as found beside `wind`'s hand."""
     return page.locator(f'#hands article.unplaced [data-set="left-out"][data-near="{wind}"] button.tile[data-id]'
@@ -1214,12 +1225,7 @@ def test_a_tile_the_recogniser_left_out_of_a_hand_waits_beside_it_unscored(serve
         recognition["warnings"] = [NORTH_STRAY_WARNING]
         recognition["warning_tiles"] = [[stray["index"]]]
 
-    truth = answer_from_truth(page, with_a_stray)
-    case = truth["case"]
-    north = next(h for h in case["hands"] if h["seat"] == "N")
-    winner = next(h for h in case["hands"] if h["winner"])
-    sent = capture_score_requests(page)
-    upload_example(page, server)
+    case, north, winner, sent = upload_with_answer(page, server, with_a_stray, "N")
 
     # waiting beside North's hand, not in it; the tile found beside no hand waits apart
     (tile_id, code), = left_out_tiles(page, "N")
@@ -1303,12 +1309,7 @@ def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(se
                                    "fourth tile or bonus tiles; expected 13 or 14)"]
         recognition["warning_tiles"] = [[k], [i for i, t in enumerate(recognition["tiles"]) if t["seat"] == "S"]]
 
-    truth = answer_from_truth(page, one_face_down)
-    case = truth["case"]
-    south = next(h for h in case["hands"] if h["seat"] == "S")
-    winner = next(h for h in case["hands"] if h["winner"])
-    sent = capture_score_requests(page)
-    upload_example(page, server)
+    case, south, winner, sent = upload_with_answer(page, server, one_face_down, "S")
     (tile_id, code), = left_out_tiles(page, "S")
     assert code == "back"
     assert page.locator('article[data-seat="S"] button.tile[data-code="back"]').count() == 0
