@@ -220,3 +220,27 @@ def test_a_dark_set_is_judged_in_its_darkness_too():
     assert (either.probabilities(t.image, quads) >= check.threshold).all()
     d = darkness(np.array([[[40, 120, 110], [230, 240, 250]]], np.uint8))
     assert d.shape == (1, 2, 3) and d[0, 0].tolist() == [135] * 3 and d[0, 1].tolist() == [5] * 3
+
+
+def test_a_dark_sets_negative_made_by_the_caller_is_judged_in_not_made_again():
+    """vision.recognize makes a dark set's negative once (it looks and reads in it too) and hands
+    it to the check, which judges the finds in the photo, in that negative and in the darkness."""
+    from vision.tile_check import EitherPolarity, darkness
+
+    class Seeing:
+        threshold = 0.5
+
+        def __init__(self):
+            self.images = []
+
+        def probabilities(self, img, quads):
+            self.images.append(img)
+            return np.zeros(len(quads), np.float32)
+
+    photo = np.random.default_rng(0).integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    negative = 255 - photo
+    quad = TileQuad(np.array([[10, 10], [30, 10], [30, 35], [10, 35]], np.float32))
+    check = Seeing()
+    EitherPolarity(check, photo, negative).probabilities(photo, [quad])
+    assert check.images[0] is photo and check.images[1] is negative
+    assert np.array_equal(check.images[2], darkness(photo))

@@ -192,8 +192,8 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     img, scale = photo.result(), photo.scale
     check = _tile_check(tile_check)
     negative = cv2.bitwise_not(img) if finds.negative else None  # (made once: looked in, then read in)
-    quads, layout = _placed(EitherPolarity(check) if finds.negative and check else check, img, finds.quads,
-                            localizer, negative=negative)
+    quads, layout = _placed(EitherPolarity(check, img, negative) if finds.negative and check else check, img,
+                            finds.quads, localizer, negative=negative)
     t2 = time.perf_counter()
     crops = [upright_crop(img, q) for q in layout.quads]
     # a warm light's cast is taken off the tiles of a pale set before they are read

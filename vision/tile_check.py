@@ -124,10 +124,14 @@ class EitherPolarity:
     more of 152 props' finds passed, and 4 fewer tables were laid out right; at DARKNESS_SURE 6
     more, and as many tables right as without the darkness)."""
 
-    def __init__(self, check: TileCheck):
+    def __init__(self, check: TileCheck, photo: np.ndarray | None = None, negative: np.ndarray | None = None):
+        """`photo` and its `negative`, when the caller made the negative already (vision.recognize
+        looks and reads in it too): not made again."""
         self.check, self.threshold = check, check.threshold
         self._photo: np.ndarray | None = None
         self._others: tuple[np.ndarray, ...] = ()
+        if photo is not None and negative is not None:
+            self._photo, self._others = photo, (negative, darkness(photo))
 
     def probabilities(self, img: np.ndarray, quads: list[TileQuad]) -> np.ndarray:
         if not quads:
