@@ -22,11 +22,13 @@ WEST = "111m234p678s33z99m"  # 13 tiles
 
 
 def _recognition(west_apart: list[str], east_apart: tuple[str, ...] = (), west: str = WEST,
-                 west_sets: tuple[str, ...] = (), west_sideways: bool = False) -> Recognition:
+                 west_sets: tuple[str, ...] = (), west_sideways: bool = False,
+                 unsure: list | None = None) -> Recognition:
     """East's run of 14 at the bottom with `east_apart` laid apart from it, West's run (`west`) at
     the top with each of `west_sets` laid apart as a set and `west_apart` lying apart by
     themselves (the last laid sideways with `west_sideways`), each read surely (no flower among its
-    readings), grouped as vision.hands groups."""
+    readings) but the last, whose candidates are `unsure` when given, grouped as vision.hands
+    groups."""
     codes: list[str] = []
     seats, positions = [], []
 
@@ -41,6 +43,8 @@ def _recognition(west_apart: list[str], east_apart: tuple[str, ...] = (), west: 
     seats.append(SeatLayout(2, [group(parse_tiles(west), 2, True)] + [group(parse_tiles(m), 2) for m in west_sets]
                             + ([group(west_apart, 2)] if west_apart else [])))
     reads = [TileRead(c, 0.97, [(c, 0.97)]) for c in codes]
+    if unsure:
+        reads[-1] = TileRead(unsure[0][0], unsure[0][1], list(unsure))
     n = len(codes)
     sideways = [False] * n
     sideways[-1] = west_sideways and bool(west_apart)
@@ -116,6 +120,54 @@ def test_a_winners_lone_tile_laid_apart_is_taken_as_the_winning_tile():
     alone = _recognition([])
     with pytest.raises(CaseError) as err:
         build_case(alone, {"ruleset": "pung-chow", "winner": "E", "win_by": "discard"})
+    assert err.value.code == "no-winning-tile"
+
+
+#: a lone tile read unsurely with a season among its readings: the hands' reading takes it for
+#: that season, as flowers and seasons lie apart
+UNSURE_9M = [("9m", 0.55), ("f6", 0.25), ("8m", 0.1)]
+
+
+def test_a_winners_lone_tile_taken_for_a_season_is_the_winning_tile_when_the_hand_holds_13():
+    """West won holding 13 in the run, and laid the winning 9m by itself apart, read unsurely: the
+    hands' reading takes it for the season among its readings (bonus tiles lie apart), so West
+    held 13 and no winning tile, and the photo could not be scored.  The winner holds 14: the
+    tile's own reading is given back and taken as the winning tile, with a warning in place of the
+    one that took it for a season, whether or not the user named it."""
+    for context in ({}, {"winning_tile": "9m"}):
+        rec = _recognition(["9m"], unsure=UNSURE_9M)
+        lone = len(rec.tiles) - 1
+        assert rec.tiles[lone].code == "f6" and rec.seats["W"]["bonus_tiles"] == "f6"
+        assert any("taken as f6" in w for w in rec.warnings)
+        case = build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard", **context})
+        west = next(h for h in case["hands"] if h["seat"] == "W")
+        assert west["winning_tile"] == "9m" and west["bonus_tiles"] == ""
+        assert sorted(parse_tiles(west["concealed"])) == sorted(parse_tiles(WEST + "9m"))
+        assert "error" not in score_table(case)
+        assert (rec.tiles[lone].code, rec.tiles[lone].confidence, rec.tiles[lone].group) == ("9m", 0.55, "apart")
+        assert rec.seats["W"]["concealed"] == west["concealed"] and rec.seats["W"]["bonus_tiles"] == ""
+        said = [w for w in rec.warnings if "taken as the winning tile 9m" in w]
+        assert len(said) == 1 and said[0].startswith("West won") and said[0].tiles == (lone,)
+        assert not any("taken as f6" in w for w in rec.warnings)  # the warning it replaced
+
+
+def test_a_lone_tile_taken_for_a_season_stays_one_where_no_winner_needs_it():
+    """The season reading stands for a seat that did not win, for a winner who named another
+    winning tile, and for a winner whose hand holds 14 without it (its flowers are its own)."""
+    rec = _recognition(["9m"], unsure=UNSURE_9M)
+    case = build_case(rec, _context("E"))  # West lost
+    assert next(h for h in case["hands"] if h["seat"] == "W")["bonus_tiles"] == "f6"
+    rec = _recognition(["9m"], unsure=UNSURE_9M)
+    case = build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard", "winning_tile": "3z"})
+    assert next(h for h in case["hands"] if h["seat"] == "W")["bonus_tiles"] == "f6"
+    rec = _recognition(["9m"], west=WEST + "2z", unsure=UNSURE_9M)
+    assert rec.seats["W"]["bonus_tiles"] == "f6"
+    case = build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard", "winning_tile": "2z"})
+    west = next(h for h in case["hands"] if h["seat"] == "W")
+    assert west["bonus_tiles"] == "f6" and rec.tiles[-1].code == "f6"
+    with pytest.raises(CaseError) as err:  # without a tile named, it still is not the winning tile
+        build_case(_recognition(["9m"], west=WEST + "2z", unsure=UNSURE_9M),
+                   {"ruleset": "pung-chow", "winner": "W", "win_by": "discard"})
     assert err.value.code == "no-winning-tile"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from scoring.tiles import BACK, BONUS, TileError, parse_tiles
 
 from vision.complete import complete_winner
-from vision.extras import drop_extra_tiles, held_count, winning_tile_laid_apart
+from vision.extras import drop_extra_tiles, held_count, winning_tile_laid_apart, winning_tile_read_as_bonus
 from vision.hands import SEAT_NAMES, SEATS
 
 RULESETS = ("pung-chow", "pung-chow-limit", "classical")
@@ -88,8 +88,9 @@ def _winner(seats: dict, context: dict) -> str:
 def build_case(recognition, context: dict | None = None) -> dict:
     """A vectors.json case from a Recognition (or its to_json() dict) and the user's context:
     ruleset, camera_seat, round_wind, winner, win_by, winning_tile, flags, params.  From a
-    Recognition, a tile lying apart that its seat's hand is full without is taken out of it
-    (vision.extras), and a winner's hand that reads as no winning hand is mended from the
+    Recognition, a tile lying apart that its seat's hand is full without is taken out of it,
+    and a winner's lone tile taken for a flower or season is its winning tile when the hand holds
+    13 without it (vision.extras), and a winner's hand that reads as no winning hand is mended from the
     tiles' candidates where one or two other readings make it one (vision.complete); each with
     a warning.  These change the Recognition in place (its tiles, seats and warnings): build a
     case from a Recognition once."""
@@ -129,6 +130,8 @@ def build_case(recognition, context: dict | None = None) -> dict:
                 check_winning_tile(context["winning_tile"])
             winning = None  # dealt a complete hand: no tile won it (the table format's null)
         elif is_winner:
+            if not h.get("winning_tile"):  # none laid sideways: one laid apart, taken for a flower?
+                winning_tile_read_as_bonus(recognition, seat, h, context.get("winning_tile"))
             winning = (context.get("winning_tile") or h.get("winning_tile")
                        or winning_tile_laid_apart(recognition, seat, h))
             if not winning:

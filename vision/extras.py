@@ -11,14 +11,16 @@ of the one that counted it.  Never taken out: a tile lying sideways, the only co
 winning tile, and a copy of one of the seat's pungs (a kong's fourth tile laid apart).  A seat
 that did not win and still holds 14 is named (the engine scores a loser's tiles as they are).
 A winner who laid no tile sideways and named none, holding 14 with a lone tile laid apart, laid
-it apart to show it won: it is the winning tile.  Both need a Recognition (its tiles' groups),
-not its JSON, and change it in place.  Nothing here looks at points."""
+it apart to show it won: it is the winning tile.  So is a winner's lone tile that the hands'
+reading took for a flower or season only because it lies where they lie, when the hand holds 13
+without it.  All need a Recognition (its tiles' groups and readings), not its JSON, and change
+it in place.  Nothing here looks at points."""
 
 from __future__ import annotations
 
-from scoring.tiles import format_tiles, parse_tiles
+from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles
 
-from vision.hands import APART, COUNT, SEAT_NAMES, TileWarning
+from vision.hands import APART, BONUS_APART, COUNT, SEAT_NAMES, TileWarning
 
 #: the group label of a tile taken out of its seat's hand here
 EXTRA = "extra"
@@ -52,6 +54,43 @@ def winning_tile_laid_apart(recognition, seat: str, hand: dict) -> str | None:
     _in_place_of(recognition.warnings, APART, (i,), TileWarning(
         f"{name} won: the {code} lying by itself apart from the sets is taken as the winning tile; "
         f"if another tile won, say which (--winning-tile / the winning_tile field)", [i]))
+    return code
+
+
+def winning_tile_read_as_bonus(recognition, seat: str, hand: dict, named: str | None = None) -> str | None:
+    """The winning tile of a winner holding 13 tiles who laid it by itself apart from the sets,
+    where the hands' reading took it for a flower or season (vision.repairs.repair_lone_tiles: a
+    tile lying where bonus tiles lie, read by the classifier as a suit or honour tile, is read as
+    its likeliest bonus candidate).  The one such tile of the seat, read as `named` when the user
+    named the winning tile, is given its classifier reading back and taken as the winning tile:
+    in `hand` (the recognition's hand, changed in place), the recognition's tile and seat, and a
+    warning in place of the one that took it for a bonus tile.  None when there is not exactly
+    one such tile, or the hand does not hold 13 without it."""
+    tiles = getattr(recognition, "tiles", None) or []
+    taken = [i for i, t in enumerate(tiles)
+             if t.seat == seat and t.group == "bonus" and t.code in BONUS and not t.sideways and t.candidates
+             and t.candidates[0][0] not in BONUS and t.candidates[0][0] != BACK
+             and named in (None, t.candidates[0][0])]
+    if len(taken) != 1 or held_count(hand) != 13:
+        return None
+    i = taken[0]
+    tile = tiles[i]
+    was, (code, p) = tile.code, tile.candidates[0]
+    bonus = parse_tiles(hand.get("bonus_tiles") or "")
+    if was not in bonus:
+        return None
+    bonus.remove(was)
+    changed = {"bonus_tiles": "".join(sorted(bonus)), "winning_tile": code,
+               "concealed": format_tiles(parse_tiles(hand.get("concealed", "")) + [code], sort=True)}
+    hand.update(changed)
+    if seat in getattr(recognition, "seats", {}):
+        recognition.seats[seat].update(changed)
+    tile.code, tile.confidence, tile.group = code, float(p), APART
+    name = SEAT_NAMES[seat]
+    _in_place_of(recognition.warnings, BONUS_APART, (i,), TileWarning(
+        f"{name} won holding 13 tiles without the tile lying by itself apart from the sets: read as "
+        f"{code} ({float(p):.0%}) and taken for {was} only because flowers and seasons lie apart, it is "
+        f"taken as the winning tile {code}; if it is {was}, or another tile won, correct it", [i]))
     return code
 
 

@@ -30,6 +30,10 @@ ELSE_MIN_P = 0.05
 APART = "apart"
 #: the kind of a warning about a seat's tile count (TileWarning.kind)
 COUNT = "count"
+#: the kind of the warning about a tile lying apart that was read as a suit or honour tile and
+#: taken for a flower or season because it lies where they lie (repair_lone_tiles): a winner's
+#: winning tile laid by itself may be one (vision.extras)
+BONUS_APART = "bonus-apart"
 
 
 def seat_of(position: int, camera_seat: str) -> str:
@@ -100,7 +104,7 @@ def read_hands(layout: TableLayout, reads: list[TileRead], camera_seat: str = "E
             elif t in bonused and t not in recounted:
                 warn(f"{name}: tile {number[t]} read as {bonused[t]}, taken as {r.code} (its "
                      f"likeliest reading as a flower or season: it lies apart from the sets, "
-                     f"where bonus tiles lie): check it", [t])
+                     f"where bonus tiles lie): check it", [t], BONUS_APART)
             elif t in unbonused and t not in recounted:
                 warn(f"{name}: tile {number[t]} read as {unbonused[t]}, taken as {r.code} (its "
                      f"likeliest reading that is no flower or season: it lies among other "
