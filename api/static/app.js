@@ -116,7 +116,6 @@ function buildModel(rec, cameraWind) {
   const pool = (rec.tiles || []).map((t, i) => ({ ...t, index: i, used: false }));
   let winning = null;
   let winnerWind = null;
-  const sideways = new Set();  // ids of tiles read lying sideways (a winning tile laid out as one)
 
   // the recogniser's tile for a tile of the hand: of its seat and kind (or face down, for a
   // concealed set's ends), looked for in `groups` in turn: a copy of its kind in another group is
@@ -132,11 +131,11 @@ function buildModel(rec, cameraWind) {
       if (match) break;
     }
     if (match) match.used = true;
-    if (match && match.sideways) sideways.add(id);
+    // `sideways`: read lying sideways (a winning tile laid out as one)
     tiles.set(id, { id, code, box: match ? match.box : null, quad: match ? match.quad : null,
       confidence: match ? match.confidence : null, candidates: match ? likeliest(match) : [],
       read: match && match.code !== code ? match.code : null, index: match ? match.index : null,
-      apart: Boolean(match && match.group === "apart") });
+      apart: Boolean(match && match.group === "apart"), sideways: Boolean(match && match.sideways) });
     return id;
   };
 
@@ -164,7 +163,7 @@ function buildModel(rec, cameraWind) {
     if (hand.winning_tile) {
       // of the run's copies of its kind, the one read lying sideways
       const copies = [...seat.concealed].reverse().filter((i) => tiles.get(i).code === hand.winning_tile);
-      const id = copies.find((i) => sideways.has(i)) || copies[0];
+      const id = copies.find((i) => tiles.get(i).sideways) || copies[0];
       if (id) { winning = id; winnerWind = seatWind; }
     }
     if (hand.winner) winnerWind = seatWind;
@@ -177,7 +176,7 @@ function buildModel(rec, cameraWind) {
     if (t.used) continue;
     const id = nextId++;
     tiles.set(id, { id, code: t.code, box: t.box, quad: t.quad, confidence: t.confidence, candidates: likeliest(t),
-      index: t.index, ...(WINDS.includes(t.seat) ? { near: posOfWind(t.seat, cameraWind) } : {}) });
+      index: t.index, apart: t.group === "apart", ...(WINDS.includes(t.seat) ? { near: posOfWind(t.seat, cameraWind) } : {}) });
     unplaced.push(id);
   }
   // each warning's tiles (indices into rec.tiles) as the ids they became here
@@ -207,8 +206,9 @@ function locate(id) {
   return null;
 }
 
-// the place (0-3) of the hand a tile was found beside when the recogniser left it out of that hand
-// and it still waits with the tiles not placed (buildModel); null for any other tile
+// the place (0-3) of the hand a tile was found beside when the recogniser (buildModel), or the page
+// once the winner was known (leaveOutExtras), left it out of that hand and it still waits with the
+// tiles not placed; null for any other tile
 function leftOutNear(id) {
   const tile = model.tiles.get(id);
   return tile && Number.isInteger(tile.near) && model.unplaced.includes(id) ? tile.near : null;
@@ -396,12 +396,39 @@ function windsShown(text, from) {
   return text.replace(/\b(East|South|West|North)\b(?! Wind)/g, (name) => now[name]);
 }
 
+// the recogniser's warnings (vision/hands.py's words) that a tile the page left out of a full hand
+// makes untrue while it waits: that it lies apart counted with the concealed tiles (the page's
+// own warning takes its place, as vision/extras.py puts it), the seat's count
+const APART_WORDS = /apart from the concealed run but are not a chow, pung or kong/;
+const COUNT_WORDS = /\bhas \d+ tiles \(a hand holds 13/;
+
+// the page's words for a tile it left out of a full hand (leaveOutExtras), `mjscore photo`'s
+function leftOutWarning(id) {
+  const tile = model.tiles.get(id);
+  const name = WIND_NAMES[windAt(tile.near)];
+  return { text: namedTiles(`${name}: the ${tile.code} lying by itself apart from the sets is not counted: ${name}'s `
+    + `hand has its ${tile.leftOut.full} tiles without it (a tile rack's corner or a stray piece found as a tile?): `
+    + "check it"), ids: [id] };
+}
+
 function renderWarnings() {
-  const list = $("#warnings");
-  list.replaceChildren(...model.warnings.map((w, i) => {
-    const said = windsShown(typeof w === "string" ? w : (w.message || JSON.stringify(w)), model.warningsCamera);
-    const text = namedTiles(said);
+  const leftOut = model.unplaced.filter((id) => model.tiles.get(id).leftOut && leftOutNear(id) !== null);
+  const said = [];
+  const shown = [];
+  model.warnings.forEach((w, i) => {
+    const words = typeof w === "string" ? w : (w.message || JSON.stringify(w));
     const ids = ((model.warningTiles || [])[i] || []).filter((id) => model.tiles.has(id));
+    const out = leftOut.find((id) => ids.includes(id));
+    if (out !== undefined && COUNT_WORDS.test(words)) return;
+    if (out !== undefined && ids.length === 1 && APART_WORDS.test(words)) {
+      said.push(out);
+      shown.push(leftOutWarning(out));
+    } else {
+      shown.push({ text: namedTiles(windsShown(words, model.warningsCamera)), ids });
+    }
+  });
+  shown.push(...leftOut.filter((id) => !said.includes(id)).map(leftOutWarning));
+  $("#warnings").replaceChildren(...shown.map(({ text, ids }) => {
     if (!ids.length) return el("li", {}, text);
     return el("li", {}, text, " ", el("button", {
       type: "button", class: "show-tiles", "aria-label": `show the ${ids.length === 1 ? "tile" : `${ids.length} tiles`} this warning is about`,
@@ -625,12 +652,14 @@ function openPicker(id, addTarget, fromPhoto = false) {
   $("#picker-current").textContent = tile
     ? (tile.confidence != null ? `Read as ${readAs} (${Math.round(tile.confidence * 100)}% sure)${tile.read ? `, counted as ${tileName(tile.code)}` : ""}. Pick the right tile:` : "Pick the right tile:")
     : "Pick the tile to add:";
-  // a tile the recogniser left out of the hand it was found beside: said so, and how to count it
+  // a tile the recogniser, or the page (a hand full without it), left out of the hand it was found
+  // beside: said so, and how to count it
   const near = tile ? leftOutNear(id) : null;
   const nearName = near === null ? "" : WIND_NAMES[windAt(near)];
+  const by = near !== null && tile.leftOut ? `as the hand has its ${tile.leftOut.full} tiles without it` : "by the recogniser";
   $("#picker-where").hidden = near === null;
   $("#picker-where").textContent = near === null ? ""
-    : `Found beside ${nearName}'s hand and left out of it by the recogniser: it is not scored. To count it, `
+    : `Found beside ${nearName}'s hand and left out of it ${by}: it is not scored. To count it, `
       + `move it into a hand (\u201c${nearName}: concealed\u201d, say) below; if it is no tile, remove it.`;
   const move = $("#picker-move");
   move.replaceChildren(...setChoices());
@@ -682,6 +711,7 @@ function moveTile(id, target) {
   const where = locate(id);
   if (!where || !target) return;
   where.list.splice(where.index, 1);
+  model.tiles.get(id).moved = true;  // put where a person wants it: the page never moves it (leaveOutExtras)
   const [posText, kind, m] = target.split(":");
   const seat = model.seats[Number(posText)];
   if (kind === "concealed") seat.concealed.push(id);
@@ -872,6 +902,7 @@ async function recognizeFile(file) {
   // the wind at the bottom set while the photo was being read: the hands are drawn for it, and
   // the winner read from the photo keeps their place
   if ($("#camera_seat").value !== camera) cameraChanged(camera);
+  winnerChanged();  // a winner known from the photo: what follows from who won follows now
   showFlags();
   renderWarnings();
   renderAll();
@@ -893,9 +924,73 @@ async function recognizeFile(file) {
 // mjscore photo takes it; the table is drawn again by the field's change), and the person may
 // mark another
 function markTileLaidApart(wind) {
-  const seat = model.seats[posOfWind(wind, $("#camera_seat").value)];
-  const apart = seat.concealed.filter((id) => model.tiles.get(id).apart);
-  if (apart.length === 1 && seat.concealed.length + 3 * seat.melds.length === 14) model.winning = apart[0];
+  const pos = posOfWind(wind, $("#camera_seat").value);
+  const id = loneTileApart(pos);
+  if (id !== null && heldCount(model.seats[pos]) === 14) model.winning = id;
+}
+
+// the tiles a seat's hand holds: 13, the winner 14, each kong counted as three, bonus tiles not
+// counted (vision/extras.py held_count)
+const heldCount = (seat) => seat.concealed.length + 3 * seat.melds.length;
+
+// the seat's (its place's) only tile laid apart from its sets (group "apart"), among its concealed
+// tiles, when no other tile of the seat lies apart, not even a face-down one left out beside it
+// (vision/extras.py lone_tile_apart); null otherwise
+function loneTileApart(pos) {
+  const seat = model.seats[pos];
+  const apart = seat.concealed.concat(model.unplaced.filter((id) => leftOutNear(id) === pos))
+    .filter((id) => model.tiles.get(id).apart);
+  return apart.length === 1 && seat.concealed.includes(apart[0]) ? apart[0] : null;
+}
+
+// once the winner is known, a seat holding one tile more than its hand can whose only tile laid
+// apart lies by itself has that tile left out of its hand, as `mjscore photo` leaves it out
+// (vision/extras.py drop_extra_tiles): a tile rack's corner or a stray piece found as a tile.  It
+// waits under "Not placed" beside the hand (`near`; `leftOut`: where it was, and the hand's full
+// count, for the warning renderWarnings gives), not scored unless a person moves it back.  Never
+// left out: a tile lying sideways, the only copy of the winning tile, a copy of one of the seat's
+// pungs (it may be a kong's fourth), a tile a person has moved (theirs)
+function leaveOutExtras(winner) {
+  model.seats.forEach((seat, pos) => {
+    const full = windAt(pos) === winner ? 14 : 13;
+    const id = loneTileApart(pos);
+    if (id === null || heldCount(seat) !== full + 1) return;
+    const tile = model.tiles.get(id);
+    const copies = seat.concealed.filter((i) => model.tiles.get(i).code === tile.code);
+    const winsAlone = seat.concealed.includes(model.winning) && model.tiles.get(model.winning).code === tile.code
+      && copies.length === 1;
+    const pungs = seat.melds.filter((m) => meldKind(m) === "pung")
+      .map((m) => m.ids.map((i) => model.tiles.get(i).code).find((c) => c !== "back"));
+    if (tile.sideways || tile.moved || winsAlone || pungs.includes(tile.code)) return;
+    const at = seat.concealed.indexOf(id);
+    seat.concealed.splice(at, 1);
+    model.unplaced.push(id);
+    Object.assign(tile, { near: pos, leftOut: { at, full } });
+    // the winning tile is a kind: its mark goes to the copy that stays
+    if (model.winning === id) model.winning = copies.find((i) => i !== id);
+  });
+}
+
+// who won changed: each tile the page left out for the winner before (leaveOutExtras) that still
+// waits, unmoved, goes back where it was in its hand; then, as `mjscore photo` takes the table
+// (vision/case.py build_case), the winner's winning tile, then the tiles a full hand leaves out
+function winnerChanged() {
+  const winner = $("#winner").value;
+  for (const tile of model.tiles.values()) {
+    if (!tile.leftOut || leftOutNear(tile.id) === null) continue;
+    const concealed = model.seats[tile.near].concealed;
+    model.unplaced.splice(model.unplaced.indexOf(tile.id), 1);
+    concealed.splice(Math.min(tile.leftOut.at, concealed.length), 0, tile.id);
+    delete tile.near;
+    delete tile.leftOut;
+  }
+  if (!winner) return;
+  // a winning tile marked in another player's hand is not this winner's ("(choose)" names no
+  // other player: the mark stays)
+  const where = model.winning && locate(model.winning);
+  if (model.winning && (!where || where.pos === null || windAt(where.pos) !== winner)) model.winning = null;
+  if (!model.winning) markTileLaidApart(winner);
+  leaveOutExtras(winner);
 }
 
 function buildCase() {
@@ -1640,13 +1735,7 @@ function setup() {
   }
   $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else cameraShown = $("#camera_seat").value; });
   $("#winner").addEventListener("change", () => {
-    // a winning tile marked in another player's hand is not this winner's ("(choose)" names no
-    // other player: the mark stays)
-    if (model && model.winning && $("#winner").value) {
-      const where = locate(model.winning);
-      if (!where || where.pos === null || windAt(where.pos) !== $("#winner").value) model.winning = null;
-    }
-    if (model && !model.winning && $("#winner").value) markTileLaidApart($("#winner").value);
+    if (model) winnerChanged();
     showFlags();
   });
   $("#mj_bonus").addEventListener("change", bonusChanged);
