@@ -1288,6 +1288,169 @@ def test_a_tile_the_recogniser_left_out_of_a_hand_waits_beside_it_unscored(serve
     assert sorted(parse_tiles(hand["concealed"])) == sorted(parse_tiles(north["concealed"]) + ["5z"])
 
 
+# the recogniser's warning about a lone tile lying apart (vision/hands.py), North's 5z here
+NORTH_APART_WARNING = ("North: the tiles 5z (tiles 14) are apart from the concealed run but are not a chow, pung or "
+                       "kong; counted with the concealed tiles")
+
+
+def lay_apart(recognition, seat: str, code: str, box: list[float]) -> int:
+    """Add a tile of `code` lying by itself apart from `seat`'s sets (group "apart", counted with
+    its concealed tiles) to a recognition answer; returns its index."""
+    from scoring.tiles import format_tiles, parse_tiles
+
+    hand = recognition["seats"][seat]
+    hand["concealed"] = format_tiles(parse_tiles(hand["concealed"]) + [code], sort=True)
+    x1, y1, x2, y2 = box
+    recognition["tiles"].append({"box": box, "quad": [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], "code": code,
+                                 "confidence": 0.93, "seat": seat, "group": "apart", "face_down": False})
+    return len(recognition["tiles"]) - 1
+
+
+def photo_case(recognition: dict, context: dict) -> dict:
+    """The case `mjscore photo` and api/v1/photo/score build from a recognition answer (as the
+    page got it) and what the page's fields say: vision.case.build_case, which leaves a lone tile
+    apart out of a hand full without it (vision/extras.py)."""
+    import numpy as np
+
+    from vision import Recognition, RecognizedTile, build_case
+    from vision.quad import TileQuad
+
+    answer = json.loads(json.dumps(recognition))
+    tiles = [RecognizedTile(TileQuad(np.array(t["quad"], np.float32)), t["code"], t["confidence"], t["seat"],
+                            t["group"], bool(t.get("sideways")), t.get("candidates", [])) for t in answer["tiles"]]
+    return build_case(Recognition("photo", answer["width"], answer["height"], "E", tiles, answer["seats"],
+                                  answer["warnings"]), {"ruleset": "pung-chow", **context})
+
+
+def test_a_lone_tile_apart_that_a_full_hand_holds_is_left_out_once_the_winner_is_known(server, page):
+    """North's 13 tiles and a 5z lying by itself apart from them (a rack's corner, say), no tile
+    lying sideways: the page counts it until the winner is chosen; a winner other than North
+    leaves it out, as `mjscore photo` does (vision/extras.py): it waits beside North's hand under
+    "Not placed", unscored, a warning saying why in place of the one that counted it, and the
+    table sent is the one build_case makes.  Through a reload it stays so; North chosen, it goes
+    back and is North's winning tile (14 with a lone tile laid apart); a tile a person has moved
+    back into the hand stays there whoever wins."""
+    from scoring.tiles import parse_tiles
+
+    answer = {}
+
+    def north_lays_one_apart(recognition):
+        for hand in recognition["seats"].values():
+            hand["winning_tile"] = None
+        k = lay_apart(recognition, "N", "5z", NORTH_STRAY_BOX)
+        recognition["warnings"] = [NORTH_APART_WARNING]
+        recognition["warning_tiles"] = [[k]]
+        answer.update(recognition)
+
+    case, north, winner, sent = upload_with_answer(page, server, north_lays_one_apart, "N")
+    concealed = 'article[data-seat="N"] [data-set="concealed"] button.tile[data-id]'
+    # no winner yet: the 5z is one of North's concealed tiles, as recognised
+    tile_id = page.locator(f'{concealed}[data-code="5z"]').get_attribute("data-id")
+    assert page.locator(concealed).count() == 14 and not left_out_tiles(page, "N")
+    assert page.inner_text("#warnings li").startswith("North: the tiles White Dragon (tiles 14) are apart")
+
+    page.select_option("#winner", winner["seat"])
+    assert left_out_tiles(page, "N") == [[tile_id, "5z"]]
+    assert page.locator(concealed).count() == 13 and "13 tiles" in page.inner_text('article[data-seat="N"] h3')
+    assert "left out of North's hand" in page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "aria-label")
+    assert page.locator(f'#overlay g.box.left-out[data-id="{tile_id}"] line').count() == 1
+    said = page.locator("#warnings li")
+    assert said.count() == 1 and said.inner_text().startswith(
+        "North: the White Dragon lying by itself apart from the sets is not counted: North's hand has its 13 tiles "
+        "without it (a tile rack's corner or a stray piece found as a tile?): check it")
+    page.click("#warnings button.show-tiles")
+    assert page.evaluate("document.activeElement.dataset.id") == tile_id
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#picker[open]")
+    assert "has its 13 tiles without it" in page.inner_text("#picker-where")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+
+    def mark_wests_winning_tile():
+        page.locator(f'article[data-seat="{winner["seat"]}"] [data-set="concealed"] '
+                     f'button.tile[data-code="{winner["winning_tile"]}"]').last.click()
+        page.wait_for_selector("#picker[open]")
+        page.check("#picker-winning")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#picker:not([open])", state="attached")
+
+    # scored with West's winning tile marked: the table `mjscore photo` makes of the same answer
+    mark_wests_winning_tile()
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    cli = photo_case(answer, {"winner": winner["seat"], "win_by": winner["win_by"],
+                              "winning_tile": winner["winning_tile"]})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"]) == normalised(case["hands"])
+    assert shown_results(page) == expected_results(score_table(case))
+
+    # a reload keeps it where it waits, once
+    codes = sorted(page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)"))
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    assert left_out_tiles(page, "N") == [[tile_id, "5z"]] and page.locator(concealed).count() == 13
+    assert sorted(page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)")) == codes
+    assert page.inner_text("#warnings li").startswith("North: the White Dragon lying by itself")
+
+    # North won: the 5z is back, and it is the tile North laid apart to show it won
+    page.select_option("#winner", "N")
+    assert not left_out_tiles(page, "N") and tile_location(page, tile_id) == ["N", "concealed"]
+    assert page.locator(concealed).count() == 14
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+    assert page.inner_text("#warnings li").startswith("North: the tiles White Dragon (tiles 14) are apart")
+    score(page)
+    cli = photo_case(answer, {"winner": "N", "win_by": winner["win_by"]})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert next(h for h in sent[-1]["hands"] if h["winner"])["winning_tile"] == "5z"
+    assert next(h for h in cli["hands"] if h["winner"])["winning_tile"] == "5z"
+
+    # West again: left out again; moved back into North's hand by a person, it stays whoever wins
+    page.select_option("#winner", winner["seat"])
+    assert left_out_tiles(page, "N") == [[tile_id, "5z"]]
+    move(page, tile_id, "North: concealed")
+    for seat in ("S", winner["seat"]):
+        page.select_option("#winner", seat)
+        assert tile_location(page, tile_id) == ["N", "concealed"] and not left_out_tiles(page, "N")
+    mark_wests_winning_tile()
+    scored = len(sent)
+    score(page)
+    assert len(sent) == scored + 1
+    hand = next(h for h in sent[-1]["hands"] if h["seat"] == "N")
+    assert sorted(parse_tiles(hand["concealed"])) == sorted(parse_tiles(north["concealed"]) + ["5z"])
+
+
+def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, page):
+    """The winner read from the photo (West's sideways tile), each seat with a tile lying by
+    itself apart: North's 5z, a fourteenth tile, and West's 1z, a fifteenth, are left out at once;
+    South's 7z, a fourteenth too, is a copy of South's pung 777z (it may be the kong's fourth) and
+    stays; East's 2z leaves East 13 and stays.  The table sent is the one `mjscore photo` makes."""
+    answer = {}
+
+    def each_lays_one_apart(recognition):
+        lay_apart(recognition, "N", "5z", NORTH_STRAY_BOX)
+        lay_apart(recognition, "S", "7z", [1500.0, 700.0, 1530.0, 740.0])
+        lay_apart(recognition, "W", "1z", [700.0, 60.0, 730.0, 100.0])
+        east = next(t for t in recognition["tiles"] if t["seat"] == "E" and t["code"] == "2z")
+        east["group"] = "apart"
+        answer.update(recognition)
+
+    case, _, winner, sent = upload_with_answer(page, server, each_lays_one_apart, "N")
+    assert page.input_value("#winner") == winner["seat"]
+    assert [code for _, code in left_out_tiles(page, "N")] == ["5z"]
+    assert [code for _, code in left_out_tiles(page, "W")] == ["1z"]
+    assert "2 tiles found beside hands were left out" in page.inner_text("#status")
+    assert "West's hand has its 14 tiles without it" in page.inner_text("#warnings")
+    assert not left_out_tiles(page, "S") and not left_out_tiles(page, "E")
+    assert page.locator('article[data-seat="S"] [data-set="concealed"] button.tile[data-code="7z"]').count() == 1
+    assert page.locator('article[data-seat="E"] [data-set="concealed"] button.tile[data-code="2z"]').count() == 1
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    cli = photo_case(answer, {"winner": winner["seat"], "win_by": winner["win_by"]})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert shown_results(page) == expected_results(score_table(cli))
+
+
 def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(server, page):
     """A tile of South's concealed run read surely face down is in no hand of the recogniser's
     answer (vision/hands.py: "South: tile 2 of the concealed tiles is face down", South holding
