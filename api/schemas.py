@@ -158,6 +158,15 @@ class Recognition(BaseModel):
     warnings: list[Any] = Field(default_factory=list)
     warning_tiles: list[list[int]] = Field(default_factory=list, description="for each warning, the tiles it is "
                                                                             "about: indices into tiles")
+    warning_kinds: list[str] = Field(
+        default_factory=list, description="for each warning, what it is about, for a program to tell the warnings "
+                                          "apart without their words: apart (tiles laid apart that make no set, "
+                                          "counted with the concealed tiles), count (a seat's tile count), "
+                                          "bonus-apart (a lone tile read as a suit or honour tile, taken for its "
+                                          "likeliest flower or season because it lies where they lie); from "
+                                          "/api/v1/photo/score also extra (a tile left out of a hand full without "
+                                          "it) and winning (a lone tile taken as the winning tile), each in place "
+                                          "of the warning it makes untrue; empty for any other warning")
     annotated_image: Optional[str] = Field(None, description="data: URL of a JPEG with every tile outlined")
     photo_image: Optional[str] = Field(None, description="with photo=true: data: URL of the photo itself, upright, "
                                                          "at most 1600 pixels long, for a page that cannot show the "

@@ -142,6 +142,9 @@ def recognition_json(recognition, annotate: bool, photo: bool = False) -> dict:
     the photo itself (both need recognize(keep_photo=True))."""
     out = dict(recognition.to_json())
     out.setdefault("warnings", [])
+    # for each warning its tiles and its kind (none known: none)
+    out.setdefault("warning_tiles", [[] for _ in out["warnings"]])
+    out.setdefault("warning_kinds", ["" for _ in out["warnings"]])
     if annotate:
         out["annotated_image"] = annotated_data_url(recognition.photo, recognition.photo_scale, out.get("tiles", []))
     if photo:

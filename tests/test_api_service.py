@@ -146,3 +146,22 @@ def test_serve_refuses_a_port_that_is_no_port_before_starting(port, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["serve", "--port", port])
     assert exit_.value.code == 2 and "--port" in capsys.readouterr().err
+
+
+def test_the_recognition_answered_gives_each_warning_its_tiles_and_kind():
+    """What the API answers holds "warning_tiles" and "warning_kinds" parallel to "warnings",
+    also for a recognition that names neither (none: [] and "")."""
+    from vision.hands import TileWarning
+
+    class Bare:
+        def to_json(self):
+            return {"width": 64, "height": 48, "tiles": [], "seats": {}, "warnings": ["blurred", "short"]}
+
+    out = api.service.recognition_json(Bare(), annotate=False)
+    assert out["warning_tiles"] == [[], []] and out["warning_kinds"] == ["", ""]
+
+    from vision.recognize import Recognition
+
+    read = Recognition("x.jpg", 64, 48, "E", [], {}, ["blurred", TileWarning("North has 12 tiles", [3, 4], "count")])
+    out = api.service.recognition_json(read, annotate=False)
+    assert out["warning_tiles"] == [[], [3, 4]] and out["warning_kinds"] == ["", "count"]

@@ -289,3 +289,43 @@ def test_an_original_hands_winning_tile_if_given_is_still_checked():
         build_case({"image": "x.jpg", "seats": {"E": {"concealed": EAST, "melds": []}}},
                    {"win_by": "original-hand", "winning_tile": "f1"})
     assert err.value.code == "unknown-tile"
+
+
+def _kinds(rec: Recognition) -> dict[str, str]:
+    """Each warning's words by its kind as Recognition.to_json sends them ("warning_kinds",
+    parallel to "warnings" and "warning_tiles")."""
+    data = rec.to_json()
+    assert len(data["warning_kinds"]) == len(data["warnings"]) == len(data["warning_tiles"])
+    return dict(zip(data["warnings"], data["warning_kinds"]))
+
+
+def test_the_recognition_json_gives_each_warnings_kind():
+    """A page tells the warnings that the winner makes untrue by their kind, not their words:
+    the hands' "apart" (a lone tile counted with the concealed ones), "count" (a seat's count)
+    and "bonus-apart" (a lone tile taken for a season), "" for any other warning; once build_case
+    knows the winner, "extra" and "winning" in place of the ones they make untrue, and a seat that
+    did not win holding 14 is a "count"."""
+    rec = _recognition([], east_apart=("5z",))
+    rec.warnings.insert(0, "the photo is blurred")  # a plain str: no kind
+    kinds = _kinds(rec)
+    assert kinds["the photo is blurred"] == ""
+    assert [k for w, k in kinds.items() if "counted with the concealed tiles" in w] == ["apart"]
+    assert [k for w, k in kinds.items() if w.startswith("East has 15 tiles")] == ["count"]
+    build_case(rec, _context("E"))
+    kinds = _kinds(rec)
+    assert [k for w, k in kinds.items() if w.startswith("East: the 5z lying by itself")] == ["extra"]
+    assert not any(k in ("apart", "count") for k in kinds.values())
+
+    rec = _recognition(["9m"], unsure=UNSURE_9M)
+    assert [k for w, k in _kinds(rec).items() if "taken as f6" in w] == ["bonus-apart"]
+    build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard"})
+    kinds = _kinds(rec)
+    assert [k for w, k in kinds.items() if "taken as the winning tile 9m" in w] == ["winning"]
+    assert "bonus-apart" not in kinds.values()
+
+    rec = _recognition(["9m"])
+    build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard"})
+    assert [k for w, k in _kinds(rec).items() if "taken as the winning tile" in w] == ["winning"]
+    rec = _recognition(["9m"], west="11m234p678s33z", west_sets=("999m",))
+    build_case(rec, _context("E"))
+    assert [k for w, k in _kinds(rec).items() if w.startswith("West did not win but holds 14")] == ["count"]

@@ -14,7 +14,9 @@ A winner who laid no tile sideways and named none, holding 14 with a lone tile l
 it apart to show it won: it is the winning tile.  So is a winner's lone tile that the hands'
 reading took for a flower or season only because it lies where they lie, when the hand holds 13
 without it.  All need a Recognition (its tiles' groups and readings), not its JSON, and change
-it in place.  Nothing here looks at points."""
+it in place.  Each warning made here has its kind (TileWarning.kind): EXTRA for a tile taken out,
+WINNING for a tile taken as the winning tile, COUNT for a seat that did not win holding 14.
+Nothing here looks at points."""
 
 from __future__ import annotations
 
@@ -22,8 +24,11 @@ from scoring.tiles import BACK, BONUS, format_tiles, parse_tiles
 
 from vision.hands import APART, BONUS_APART, COUNT, SEAT_NAMES, TileWarning
 
-#: the group label of a tile taken out of its seat's hand here
+#: the group label of a tile taken out of its seat's hand here, and the kind of the warning
+#: about it (TileWarning.kind)
 EXTRA = "extra"
+#: the kind of the warning that a lone tile is taken as the winner's winning tile
+WINNING = "winning"
 
 
 def held_count(hand: dict) -> int:
@@ -53,7 +58,7 @@ def winning_tile_laid_apart(recognition, seat: str, hand: dict) -> str | None:
     name = SEAT_NAMES[seat]
     _in_place_of(recognition.warnings, APART, (i,), TileWarning(
         f"{name} won: the {code} lying by itself apart from the sets is taken as the winning tile; "
-        f"if another tile won, say which (--winning-tile / the winning_tile field)", [i]))
+        f"if another tile won, say which (--winning-tile / the winning_tile field)", [i], WINNING))
     return code
 
 
@@ -90,7 +95,7 @@ def winning_tile_read_as_bonus(recognition, seat: str, hand: dict, named: str | 
     _in_place_of(recognition.warnings, BONUS_APART, (i,), TileWarning(
         f"{name} won holding 13 tiles without the tile lying by itself apart from the sets: read as "
         f"{code} ({float(p):.0%}) and taken for {was} only because flowers and seasons lie apart, it is "
-        f"taken as the winning tile {code}; if it is {was}, or another tile won, correct it", [i]))
+        f"taken as the winning tile {code}; if it is {was}, or another tile won, correct it", [i], WINNING))
     return code
 
 
@@ -118,7 +123,7 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
             warning = TileWarning(
                 f"{name}: the {code} lying by itself apart from the sets is not counted: {name}'s hand "
                 f"has its {full} tiles without it (a tile rack's corner or a stray piece found as a "
-                f"tile?): check it", [i])
+                f"tile?): check it", [i], EXTRA)
             _in_place_of(recognition.warnings, APART, (i,), warning)
             # the count the hands' reading warned about (a warning about the seat's tiles) is right now
             recognition.warnings[:] = [w for w in recognition.warnings
@@ -128,7 +133,7 @@ def drop_extra_tiles(recognition, case: dict) -> list[str]:
             warning = TileWarning(
                 f"{name} did not win but holds 14 tiles (a hand that did not win holds 13, each kong "
                 f"counted as three): a tile too many was read in {name}'s hand, or {name} won: check it",
-                [k for k, t in enumerate(tiles) if t.seat == seat])
+                [k for k, t in enumerate(tiles) if t.seat == seat], COUNT)
             recognition.warnings.append(warning)
             said.append(warning)
     return said

@@ -49,8 +49,13 @@ def _else(r: TileRead) -> str:
 class TileWarning(str):
     """A warning's words, and the tiles it is about (indices into the layout's tiles): a page
     can show a person the tiles a warning names (their numbers count along a seat's groups,
-    which no view but the photo shows).  `kind` names what a later step may make untrue: APART
-    (tiles laid apart counted with the concealed ones), COUNT (a seat's tile count)."""
+    which no view but the photo shows).  `kind` names what the warning is about, so that a later
+    step, or a page, can tell the warnings it makes untrue without reading their words: APART
+    (tiles laid apart counted with the concealed ones), COUNT (a seat's tile count), BONUS_APART
+    (a lone tile taken for a flower or season because it lies where they lie); once the winner is
+    known, vision.extras's EXTRA (a tile left out of a hand full without it) and WINNING (a lone
+    tile taken as the winning tile), in place of the warnings they make untrue; "" for any other
+    (Recognition.to_json sends each warning's kind as "warning_kinds")."""
 
     tiles: tuple[int, ...]
     kind: str

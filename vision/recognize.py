@@ -162,6 +162,9 @@ class Recognition:
             "warnings": list(self.warnings),
             # for each warning, the tiles it is about (indices into "tiles"), for a page to show
             "warning_tiles": [list(getattr(w, "tiles", ())) for w in self.warnings],
+            # for each warning its kind (vision.hands.TileWarning.kind: "apart", "count", ...; "" for
+            # none), for a page to tell the warnings a later step makes untrue without their words
+            "warning_kinds": [str(getattr(w, "kind", "") or "") for w in self.warnings],
         }
 
 
