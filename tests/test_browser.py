@@ -1227,6 +1227,7 @@ def test_a_tile_the_recogniser_left_out_of_a_hand_waits_beside_it_unscored(serve
         stray["index"] = len(recognition["tiles"]) - 2
         recognition["warnings"] = [NORTH_STRAY_WARNING]
         recognition["warning_tiles"] = [[stray["index"]]]
+        recognition["warning_kinds"] = ["extra"]
 
     case, north, winner, sent = upload_with_answer(page, server, with_a_stray, "N")
 
@@ -1293,6 +1294,13 @@ NORTH_APART_WARNING = ("North: the tiles 5z (tiles 14) are apart from the concea
                        "kong; counted with the concealed tiles")
 
 
+# and West's, a fifteenth tile, with its count
+WEST_APART_WARNING = ("West: the tiles 1z (tiles 15) are apart from the concealed run but are not a chow, pung or "
+                      "kong; counted with the concealed tiles")
+WEST_COUNT_WARNING = ("West has 15 tiles (a hand holds 13, the winner 14, not counting each kong's fourth tile or "
+                      "bonus tiles; expected 13 or 14)")
+
+
 def lay_apart(recognition, seat: str, code: str, box: list[float]) -> int:
     """Add a tile of `code` lying by itself apart from `seat`'s sets (group "apart", counted with
     its concealed tiles) to a recognition answer; returns its index."""
@@ -1340,6 +1348,7 @@ def test_a_lone_tile_apart_that_a_full_hand_holds_is_left_out_once_the_winner_is
         k = lay_apart(recognition, "N", "5z", NORTH_STRAY_BOX)
         recognition["warnings"] = [NORTH_APART_WARNING]
         recognition["warning_tiles"] = [[k]]
+        recognition["warning_kinds"] = ["apart"]
         answer.update(recognition)
 
     case, north, winner, sent = upload_with_answer(page, server, north_lays_one_apart, "N")
@@ -1427,11 +1436,17 @@ def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, pa
     answer = {}
 
     def each_lays_one_apart(recognition):
-        lay_apart(recognition, "N", "5z", NORTH_STRAY_BOX)
+        north = lay_apart(recognition, "N", "5z", NORTH_STRAY_BOX)
         lay_apart(recognition, "S", "7z", [1500.0, 700.0, 1530.0, 740.0])
-        lay_apart(recognition, "W", "1z", [700.0, 60.0, 730.0, 100.0])
+        west = lay_apart(recognition, "W", "1z", [700.0, 60.0, 730.0, 100.0])
         east = next(t for t in recognition["tiles"] if t["seat"] == "E" and t["code"] == "2z")
         east["group"] = "apart"
+        # the recogniser's warnings about West's 1z and count, told by their kinds; North's, as an
+        # answer from before the kinds gives it (none), is shown as it is
+        recognition["warnings"] = [NORTH_APART_WARNING, WEST_APART_WARNING, WEST_COUNT_WARNING]
+        recognition["warning_tiles"] = [[north], [west], [i for i, t in enumerate(recognition["tiles"])
+                                                          if t["seat"] == "W"]]
+        recognition["warning_kinds"] = ["", "apart", "count"]
         answer.update(recognition)
 
     case, _, winner, sent = upload_with_answer(page, server, each_lays_one_apart, "N")
@@ -1439,7 +1454,12 @@ def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, pa
     assert [code for _, code in left_out_tiles(page, "N")] == ["5z"]
     assert [code for _, code in left_out_tiles(page, "W")] == ["1z"]
     assert "2 tiles found beside hands were left out" in page.inner_text("#status")
-    assert "West's hand has its 14 tiles without it" in page.inner_text("#warnings")
+    shown = page.locator("#warnings li").all_inner_texts()
+    assert [w.split(":")[0] for w in shown] == ["North", "West", "North"]
+    assert shown[0].startswith("North: the tiles White Dragon (tiles 14) are apart")
+    assert shown[1].startswith("West: the East Wind lying by itself apart from the sets is not counted: West's hand "
+                               "has its 14 tiles without it")
+    assert shown[2].startswith("North: the White Dragon lying by itself apart from the sets is not counted")
     assert not left_out_tiles(page, "S") and not left_out_tiles(page, "E")
     assert page.locator('article[data-seat="S"] [data-set="concealed"] button.tile[data-code="7z"]').count() == 1
     assert page.locator('article[data-seat="E"] [data-set="concealed"] button.tile[data-code="2z"]').count() == 1
@@ -1474,6 +1494,7 @@ def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(se
                                    "South has 12 tiles (a hand holds 13, the winner 14, not counting each kong's "
                                    "fourth tile or bonus tiles; expected 13 or 14)"]
         recognition["warning_tiles"] = [[k], [i for i, t in enumerate(recognition["tiles"]) if t["seat"] == "S"]]
+        recognition["warning_kinds"] = ["", "count"]
 
     case, south, winner, sent = upload_with_answer(page, server, one_face_down, "S")
     (tile_id, code), = left_out_tiles(page, "S")
@@ -1515,6 +1536,7 @@ def test_warnings_name_each_player_by_the_wind_shown_after_the_camera_seat_chang
             "five 1z on the table (East Wind; a set has 4)",
         ]
         recognition["warning_tiles"] = [[k], [], [], []]
+        recognition["warning_kinds"] = ["", "count", "", ""]
 
     answer_from_truth(page, warn)
     upload_example(page, server)

@@ -183,9 +183,15 @@ function buildModel(rec, cameraWind) {
   const byIndex = new Map([...tiles.values()].filter((t) => t.index != null).map((t) => [t.index, t.id]));
   const warningTiles = (rec.warnings || []).map((_, i) => ((rec.warning_tiles || [])[i] || [])
     .map((k) => byIndex.get(k)).filter((id) => id !== undefined));
+  // each warning's kind ("apart", "count", "bonus-apart": vision/hands.py; "" for any other), what
+  // tells renderWarnings the ones the winner makes untrue (an older answer has none: none is hidden)
+  const warningKinds = (rec.warnings || []).map((_, i) => {
+    const kind = (rec.warning_kinds || [])[i];
+    return typeof kind === "string" ? kind : "";
+  });
   // the warnings name seats by wind as seen from the photo's bottom it was read for
   return { width: rec.width, height: rec.height, tiles, seats, unplaced, winning, winnerWind,
-    warnings: rec.warnings || [], warningTiles, warningsCamera: cameraWind, shown: [] };
+    warnings: rec.warnings || [], warningTiles, warningKinds, warningsCamera: cameraWind, shown: [] };
 }
 
 // where a tile id sits: {list, index, pos, kind, meld}
@@ -396,12 +402,6 @@ function windsShown(text, from) {
   return text.replace(/\b(East|South|West|North)\b(?! Wind)/g, (name) => now[name]);
 }
 
-// the recogniser's warnings (vision/hands.py's words) that a tile the page left out of a full hand
-// makes untrue while it waits: that it lies apart counted with the concealed tiles (the page's
-// own warning takes its place, as vision/extras.py puts it), the seat's count
-const APART_WORDS = /apart from the concealed run but are not a chow, pung or kong/;
-const COUNT_WORDS = /\bhas \d+ tiles \(a hand holds 13/;
-
 // the page's words for a tile it left out of a full hand (leaveOutExtras), `mjscore photo`'s
 function leftOutWarning(id) {
   const tile = model.tiles.get(id);
@@ -411,6 +411,10 @@ function leftOutWarning(id) {
     + "check it"), ids: [id] };
 }
 
+// the recogniser's warnings that a tile the page left out of a full hand makes untrue while it
+// waits, told by their kinds (vision/hands.py): that it lies apart counted with the concealed
+// tiles ("apart": the page's own warning takes its place, as vision/extras.py puts it), the
+// seat's count ("count": left out)
 function renderWarnings() {
   const leftOut = model.unplaced.filter((id) => model.tiles.get(id).leftOut && leftOutNear(id) !== null);
   const said = [];
@@ -418,9 +422,10 @@ function renderWarnings() {
   model.warnings.forEach((w, i) => {
     const words = typeof w === "string" ? w : (w.message || JSON.stringify(w));
     const ids = ((model.warningTiles || [])[i] || []).filter((id) => model.tiles.has(id));
+    const kind = (model.warningKinds || [])[i] || "";
     const out = leftOut.find((id) => ids.includes(id));
-    if (out !== undefined && COUNT_WORDS.test(words)) return;
-    if (out !== undefined && ids.length === 1 && APART_WORDS.test(words)) {
+    if (out !== undefined && kind === "count") return;
+    if (out !== undefined && ids.length === 1 && kind === "apart") {
       said.push(out);
       shown.push(leftOutWarning(out));
     } else {
