@@ -411,12 +411,25 @@ function leftOutWarning(id) {
     + "check it"), ids: [id] };
 }
 
+// the page's words for a tile it took out of the winner's flowers and seasons as the winning tile
+// (takeTileReadAsBonus), `mjscore photo`'s
+function wonFromBonusWarning(id) {
+  const tile = model.tiles.get(id);
+  const { pos, code: was, p } = tile.wonFromBonus;
+  return { text: namedTiles(`${WIND_NAMES[windAt(pos)]} won holding 13 tiles without the tile lying by itself apart `
+    + `from the sets: read as ${tile.code} (${Math.round(p * 100)}%) and taken for ${was} only because flowers and `
+    + `seasons lie apart, it is taken as the winning tile ${tile.code}; if it is ${was}, or another tile won, correct it`),
+  ids: [id] };
+}
+
 // the recogniser's warnings that a tile the page left out of a full hand makes untrue while it
 // waits, told by their kinds (vision/hands.py): that it lies apart counted with the concealed
 // tiles ("apart": the page's own warning takes its place, as vision/extras.py puts it), the
-// seat's count ("count": left out)
+// seat's count ("count": left out); and the one that took a tile for a flower ("bonus-apart")
+// while the page has it in the winner's hand as the winning tile (its own warning in its place)
 function renderWarnings() {
   const leftOut = model.unplaced.filter((id) => model.tiles.get(id).leftOut && leftOutNear(id) !== null);
+  const won = [...model.tiles.keys()].filter(wonFromBonus);
   const said = [];
   const shown = [];
   model.warnings.forEach((w, i) => {
@@ -428,11 +441,15 @@ function renderWarnings() {
     if (out !== undefined && ids.length === 1 && kind === "apart") {
       said.push(out);
       shown.push(leftOutWarning(out));
+    } else if (ids.length === 1 && won.includes(ids[0]) && kind === "bonus-apart") {
+      said.push(ids[0]);
+      shown.push(wonFromBonusWarning(ids[0]));
     } else {
       shown.push({ text: namedTiles(windsShown(words, model.warningsCamera)), ids });
     }
   });
   shown.push(...leftOut.filter((id) => !said.includes(id)).map(leftOutWarning));
+  shown.push(...won.filter((id) => !said.includes(id)).map(wonFromBonusWarning));
   $("#warnings").replaceChildren(...shown.map(({ text, ids }) => {
     if (!ids.length) return el("li", {}, text);
     return el("li", {}, text, " ", el("button", {
@@ -716,7 +733,8 @@ function moveTile(id, target) {
   const where = locate(id);
   if (!where || !target) return;
   where.list.splice(where.index, 1);
-  model.tiles.get(id).moved = true;  // put where a person wants it: the page never moves it (leaveOutExtras)
+  // put where a person wants it: the page never moves it (leaveOutExtras, takeTileReadAsBonus)
+  model.tiles.get(id).moved = true;
   const [posText, kind, m] = target.split(":");
   const seat = model.seats[Number(posText)];
   if (kind === "concealed") seat.concealed.push(id);
@@ -924,6 +942,44 @@ async function recognizeFile(file) {
   document.body.dataset.state = "recognized";
 }
 
+// a winner with no winning tile marked, holding 13 tiles, with one tile among its flowers and
+// seasons that the recogniser read as a suit or honour tile (its likeliest reading) and took for a
+// flower or season only because it lies by itself apart from the sets, where they lie (as its
+// warning of kind "bonus-apart" says), laid its winning tile so: as `mjscore photo` takes it
+// (vision/extras.py winning_tile_read_as_bonus), that tile, the only such one, not lying sideways,
+// and neither moved nor read by a person, goes into the winner's concealed tiles with its likeliest
+// reading (what the recogniser answered kept as `read`), marked as the winning tile.  `wonFromBonus`
+// keeps where it was and what it was, to put it back when the winner changes (winnerChanged)
+function takeTileReadAsBonus(wind) {
+  const pos = posOfWind(wind, $("#camera_seat").value);
+  const seat = model.seats[pos];
+  const taken = seat.bonus.filter((id) => {
+    const tile = model.tiles.get(id);
+    const first = (tile.candidates || [])[0];
+    return Boolean(BONUS_NAMES[tile.code] && first && !BONUS_NAMES[first[0]] && first[0] !== "back"
+      && !tile.sideways && !tile.moved && !tile.checked);
+  });
+  if (taken.length !== 1 || heldCount(seat) !== 13) return;
+  const id = taken[0];
+  const tile = model.tiles.get(id);
+  const [code, p] = tile.candidates[0];
+  tile.wonFromBonus = { pos, at: seat.bonus.indexOf(id), code: tile.code, read: tile.read || null, p };
+  seat.bonus.splice(seat.bonus.indexOf(id), 1);
+  seat.concealed.push(id);
+  // (not marked `apart`, which says where the recogniser found a tile: a tile a person reads here
+  // is theirs, and no rule takes it out of the hand for another winner)
+  Object.assign(tile, { code, read: tile.read || tile.code });
+  model.winning = id;
+}
+
+// a tile the page took as the winner's winning tile out of its flowers (takeTileReadAsBonus) that
+// is still where the page put it and as it read it: no person has moved it or picked its kind
+function wonFromBonus(id) {
+  const tile = model.tiles.get(id);
+  const was = tile && tile.wonFromBonus;
+  return Boolean(was && !tile.moved && !tile.checked && model.seats[was.pos].concealed.includes(id));
+}
+
 // a winner with no winning tile marked, holding 14 tiles of which one was read lying by itself
 // apart from the sets (group "apart"), laid it apart to show it won: it is marked (as
 // mjscore photo takes it; the table is drawn again by the field's change), and the person may
@@ -977,8 +1033,11 @@ function leaveOutExtras(winner) {
 }
 
 // who won changed: each tile the page left out for the winner before (leaveOutExtras) that still
-// waits, unmoved, goes back where it was in its hand; then, as `mjscore photo` takes the table
-// (vision/case.py build_case), the winner's winning tile, then the tiles a full hand leaves out
+// waits, unmoved, goes back where it was in its hand, and a tile it took out of the flowers as the
+// winning tile (takeTileReadAsBonus) that no person has touched goes back among them as the
+// flower or season it was read as; then, as `mjscore photo` takes the table (vision/case.py
+// build_case), the winner's winning tile (one taken for a flower, else one laid apart), then the
+// tiles a full hand leaves out
 function winnerChanged() {
   const winner = $("#winner").value;
   for (const tile of model.tiles.values()) {
@@ -989,11 +1048,24 @@ function winnerChanged() {
     delete tile.near;
     delete tile.leftOut;
   }
+  for (const tile of model.tiles.values()) {
+    const was = tile.wonFromBonus;
+    if (!was) continue;
+    if (wonFromBonus(tile.id)) {
+      const seat = model.seats[was.pos];
+      seat.concealed.splice(seat.concealed.indexOf(tile.id), 1);
+      seat.bonus.splice(Math.min(was.at, seat.bonus.length), 0, tile.id);
+      Object.assign(tile, { code: was.code, read: was.read });
+      if (model.winning === tile.id) model.winning = null;
+    }
+    delete tile.wonFromBonus;  // else a person's now, where they put it
+  }
   if (!winner) return;
   // a winning tile marked in another player's hand is not this winner's ("(choose)" names no
   // other player: the mark stays)
   const where = model.winning && locate(model.winning);
   if (model.winning && (!where || where.pos === null || windAt(where.pos) !== winner)) model.winning = null;
+  if (!model.winning) takeTileReadAsBonus(winner);
   if (!model.winning) markTileLaidApart(winner);
   leaveOutExtras(winner);
 }
