@@ -1471,6 +1471,158 @@ def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, pa
     assert shown_results(page) == expected_results(score_table(cli))
 
 
+def read_as_a_season(recognition, seat: str, code: str, box: list[float] | None = None) -> int:
+    """Turn `seat`'s (first) `code` in a recognition answer, or a new tile at `box`, into a tile
+    lying by itself that the recogniser, reading it unsurely, took for the season among its
+    readings because flowers and seasons lie apart (vision/repairs.py repair_lone_tiles): in group
+    "bonus", read as f6 (25%) with `code` likeliest (55%), among the hand's bonus tiles and out of
+    its concealed ones, with the warning that says so (kind "bonus-apart"); no hand has a winning
+    tile (none lies sideways).  Returns its index."""
+    from scoring.tiles import format_tiles, parse_tiles
+
+    hand = recognition["seats"][seat]
+    candidates = [[code, 0.55], ["f6", 0.25], ["5z", 0.1]]
+    if box is None:
+        k = next(i for i, t in enumerate(recognition["tiles"]) if t["seat"] == seat and t["code"] == code)
+        codes = parse_tiles(hand["concealed"])
+        codes.remove(code)
+        hand["concealed"] = format_tiles(codes, sort=True)
+    else:
+        x1, y1, x2, y2 = box
+        recognition["tiles"].append({"box": box, "quad": [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], "seat": seat,
+                                     "face_down": False})
+        k = len(recognition["tiles"]) - 1
+    recognition["tiles"][k].update(code="f6", confidence=0.25, group="bonus", sideways=False, candidates=candidates)
+    hand["bonus_tiles"] = "".join(sorted(parse_tiles(hand.get("bonus_tiles") or "") + ["f6"]))
+    for each in recognition["seats"].values():
+        each["winning_tile"] = None
+    recognition.setdefault("warning_tiles", [[] for _ in recognition["warnings"]])
+    recognition.setdefault("warning_kinds", ["" for _ in recognition["warnings"]])
+    number = sum(t["seat"] == seat for t in recognition["tiles"][:k]) + 1
+    recognition["warnings"].append(f"{WIND_NAMES[seat]}: tile {number} read as {code}, taken as f6 (its likeliest "
+                                   "reading as a flower or season: it lies apart from the sets, where bonus tiles "
+                                   "lie): check it")
+    recognition["warning_tiles"].append([k])
+    recognition["warning_kinds"].append("bonus-apart")
+    return k
+
+
+def test_a_winning_tile_taken_for_a_season_is_the_winning_tile_once_the_winner_is_chosen(server, page):
+    """West laid its winning 2s (the example's sideways tile) by itself apart from the sets, read
+    unsurely and taken for a season (read_as_a_season), so West holds 13 and a Summer and no tile
+    lies sideways: choosing West
+    puts the tile in West's hand as the 2s it was read as, marked as the winning tile, with
+    `mjscore photo`'s warning in place of the one that took it for a season, and the table sent is
+    the true one, which build_case makes of the same answer (vision/extras.py
+    winning_tile_read_as_bonus).  A reload keeps it so, once; another winner puts it back as the
+    Summer; a tile a person has read stays where it is whoever wins."""
+    answer = {}
+
+    def west_wins_on_a_season(recognition):
+        read_as_a_season(recognition, "W", "2s")
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, west_wins_on_a_season, "W")
+    assert winner["seat"] == "W" and winner["winning_tile"] == "2s"
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
+    # no winner yet: the Summer is among West's flowers and seasons, as recognised
+    tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
+    assert page.locator(concealed).count() == 13 and page.locator("#hands button.tile.winning").count() == 0
+    assert page.input_value("#winner") == ""
+    said = page.locator("#warnings li")
+    assert said.count() == 1 and said.inner_text().startswith("West: tile 1 read as 2 Bamboo, taken as Summer")
+
+    def taken():
+        assert tile_location(page, tile_id) == ["W", "concealed"] and page.locator(bonus).count() == 0
+        assert page.locator(concealed).count() == 14
+        assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+        assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "2s"
+        assert said.count() == 1 and said.inner_text().startswith(
+            "West won holding 13 tiles without the tile lying by itself apart from the sets: read as 2 Bamboo (55%) "
+            "and taken for Summer only because flowers and seasons lie apart, it is taken as the winning tile "
+            "2 Bamboo; if it is Summer, or another tile won, correct it")
+
+    page.select_option("#winner", "W")
+    taken()
+    # the picker says what the recogniser answered, and what it counts as
+    page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
+    page.wait_for_selector("#picker[open]")
+    assert "Read as Summer (25% sure), counted as 2 Bamboo" in page.inner_text("#picker-current")
+    assert page.is_checked("#picker-winning")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    page.click("#warnings button.show-tiles")
+    assert page.evaluate("document.activeElement.dataset.id") == tile_id
+
+    # scored: the true table, which `mjscore photo` makes of the same answer, and the engine's scores
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"]})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"]) == normalised(case["hands"])
+    assert ([h["winning_tile"] for h in sent[-1]["hands"] if h["winner"]]
+            == [h["winning_tile"] for h in cli["hands"] if h["winner"]] == ["2s"])
+    assert shown_results(page) == expected_results(score_table(case))
+
+    # a reload keeps it so, once
+    codes = sorted(page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)"))
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    taken()
+    assert sorted(page.locator("#hands button.tile[data-id]").evaluate_all("bs => bs.map(b => b.dataset.code)")) == codes
+
+    # North won: the tile is West's Summer again, and the recogniser's warning with it
+    page.select_option("#winner", "N")
+    assert tile_location(page, tile_id) == ["W", "bonus"]
+    assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "f6"
+    assert page.locator(concealed).count() == 13 and page.locator("#hands button.tile.winning").count() == 0
+    assert said.count() == 1 and said.inner_text().startswith("West: tile 1 read as 2 Bamboo, taken as Summer")
+    page.select_option("#winner", "")
+    assert tile_location(page, tile_id) == ["W", "bonus"]
+
+    # West again: taken again; read by a person, it is theirs, and stays whoever wins
+    page.select_option("#winner", "W")
+    taken()
+    pick_tile(page, page.locator(f'#hands button.tile[data-id="{tile_id}"]'), "2s")
+    for seat in ("S", "W"):
+        page.select_option("#winner", seat)
+        assert tile_location(page, tile_id) == ["W", "concealed"]
+        assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "2s"
+
+
+@pytest.mark.parametrize("why", ["a hand of 14 without it", "two such tiles"])
+def test_a_tile_taken_for_a_season_stays_one_unless_it_alone_makes_the_winners_hand(server, page, why):
+    """The winner's tile taken for a season stays a season when West holds 14 without it (its
+    flowers are its own: West's 2s stays in the run, its mark taken off) or when two of its
+    tiles were so taken (which won is not known): choosing West moves neither, and no tile is
+    marked as the winning tile, as build_case asks which tile won."""
+    from vision import CaseError
+
+    answer = {}
+
+    def edit(recognition):
+        if why == "two such tiles":
+            read_as_a_season(recognition, "W", "2s")
+        read_as_a_season(recognition, "W", "9m", [700.0, 60.0, 730.0, 100.0])
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, edit, "W")
+    seasons = page.locator('article[data-seat="W"] [data-set="bonus"] button.tile[data-id]')
+    held = page.locator('article[data-seat="W"] [data-set="concealed"] button.tile[data-id]').count()
+    ids = seasons.evaluate_all("bs => bs.map(b => b.dataset.id)")
+    assert len(ids) == (2 if why == "two such tiles" else 1)
+    page.select_option("#winner", "W")
+    assert seasons.evaluate_all("bs => bs.map(b => b.dataset.id)") == ids
+    assert seasons.evaluate_all("bs => bs.map(b => b.dataset.code)") == ["f6"] * len(ids)
+    assert page.locator('article[data-seat="W"] [data-set="concealed"] button.tile[data-id]').count() == held
+    assert page.locator("#hands button.tile.winning").count() == 0
+    assert not any(w.startswith("West won") for w in page.locator("#warnings li").all_inner_texts())
+    with pytest.raises(CaseError) as err:
+        photo_case(answer, {"winner": "W", "win_by": winner["win_by"]})
+    assert err.value.code == "no-winning-tile"
+
+
 def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(server, page):
     """A tile of South's concealed run read surely face down is in no hand of the recogniser's
     answer (vision/hands.py: "South: tile 2 of the concealed tiles is face down", South holding
