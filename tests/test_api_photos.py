@@ -50,10 +50,11 @@ def test_recognize_finds_the_tiles_of_the_example(recognition):
     for tile in recognition["tiles"]:
         assert set(tile) >= {"box", "code", "confidence", "seat", "group", "face_down"}
     # each warning with the tiles it is about: the example's one doubtful flower, South's f2
-    assert len(recognition["warning_tiles"]) == len(recognition["warnings"])
+    assert len(recognition["warning_tiles"]) == len(recognition["warnings"]) == len(recognition["warning_kinds"])
     doubtful = [(w, t) for w, t in zip(recognition["warnings"], recognition["warning_tiles"]) if "low confidence" in w]
     assert len(doubtful) == 1 and len(doubtful[0][1]) == 1
     assert recognition["tiles"][doubtful[0][1][0]]["code"] == "f2" and "of South" in doubtful[0][0]
+    assert recognition["warning_kinds"][recognition["warnings"].index(doubtful[0][0])] == ""  # no kind of its own
 
 
 def test_each_tile_carries_the_classifiers_likeliest_readings(recognition):
