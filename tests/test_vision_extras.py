@@ -151,6 +151,17 @@ def test_a_winners_lone_tile_taken_for_a_season_is_the_winning_tile_when_the_han
         assert not any("taken as f6" in w for w in rec.warnings)  # the warning it replaced
 
 
+def test_a_winning_tile_named_in_any_spelling_the_engine_reads_finds_the_tile_taken_for_a_season():
+    """The winning tile named as the engine reads it, in capitals or with spaces (9M, " 9m "), is
+    the tile taken for a season as 9m is: taken back into the hand, and the hand scores."""
+    for named in ("9M", " 9m "):
+        rec = _recognition(["9m"], unsure=UNSURE_9M)
+        case = build_case(rec, {"ruleset": "pung-chow", "winner": "W", "win_by": "discard", "winning_tile": named})
+        west = next(h for h in case["hands"] if h["seat"] == "W")
+        assert (west["winning_tile"], west["bonus_tiles"]) == ("9m", ""), named
+        assert "error" not in score_table(case)
+
+
 def test_a_lone_tile_taken_for_a_season_stays_one_where_no_winner_needs_it():
     """The season reading stands for a seat that did not win, for a winner who named another
     winning tile, and for a winner whose hand holds 14 without it (its flowers are its own)."""

@@ -130,10 +130,12 @@ def build_case(recognition, context: dict | None = None) -> dict:
                 check_winning_tile(context["winning_tile"])
             winning = None  # dealt a complete hand: no tile won it (the table format's null)
         elif is_winner:
+            named = context.get("winning_tile")
+            if named:  # as the engine reads it (9M, " 9m ": 9m), to be found among the tiles read
+                named = parse_tiles(check_winning_tile(named))[0]
             if not h.get("winning_tile"):  # none laid sideways: one laid apart, taken for a flower?
-                winning_tile_read_as_bonus(recognition, seat, h, context.get("winning_tile"))
-            winning = (context.get("winning_tile") or h.get("winning_tile")
-                       or winning_tile_laid_apart(recognition, seat, h))
+                winning_tile_read_as_bonus(recognition, seat, h, named)
+            winning = named or h.get("winning_tile") or winning_tile_laid_apart(recognition, seat, h)
             if not winning:
                 raise CaseError("no-winning-tile",
                                 f"which tile won {SEAT_NAMES[seat]} the hand? Lay it sideways at the "
