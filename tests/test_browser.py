@@ -1591,6 +1591,35 @@ def test_a_winning_tile_taken_for_a_season_is_the_winning_tile_once_the_winner_i
         assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "2s"
 
 
+def test_a_tile_taken_for_a_season_is_no_winning_tile_of_a_hand_dealt_complete(server, page):
+    """A hand won as dealt (original hand) has no winning tile: build_case neither takes a tile
+    for a season back as one nor marks one laid apart, and the page, mirroring it, puts West's
+    tile taken as the winning tile back among its flowers when that is chosen as how West won
+    (the table sent is build_case's), and takes it again when another way is."""
+    answer = {}
+
+    def west_wins_on_a_season(recognition):
+        read_as_a_season(recognition, "W", "2s")
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, west_wins_on_a_season, "W")
+    bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
+    tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
+    page.select_option("#winner", "W")
+    assert tile_location(page, tile_id) == ["W", "concealed"]
+    page.select_option("#win_by", "original-hand")
+    assert tile_location(page, tile_id) == ["W", "bonus"]
+    assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "f6"
+    assert page.locator("#hands button.tile.winning").count() == 0
+    assert not any(w.startswith("West won") for w in page.locator("#warnings li").all_inner_texts())
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": "original-hand"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    page.select_option("#win_by", "self-draw")
+    assert tile_location(page, tile_id) == ["W", "concealed"]
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+
+
 @pytest.mark.parametrize("why", ["a hand of 14 without it", "two such tiles"])
 def test_a_tile_taken_for_a_season_stays_one_unless_it_alone_makes_the_winners_hand(server, page, why):
     """The winner's tile taken for a season stays a season when West holds 14 without it (its

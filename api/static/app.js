@@ -1036,8 +1036,8 @@ function leaveOutExtras(winner) {
 // waits, unmoved, goes back where it was in its hand, and a tile it took out of the flowers as the
 // winning tile (takeTileReadAsBonus) that no person has touched goes back among them as the
 // flower or season it was read as; then, as `mjscore photo` takes the table (vision/case.py
-// build_case), the winner's winning tile (one taken for a flower, else one laid apart), then the
-// tiles a full hand leaves out
+// build_case), the winner's winning tile (one taken for a flower, else one laid apart; none for a
+// hand won as dealt), then the tiles a full hand leaves out
 function winnerChanged() {
   const winner = $("#winner").value;
   for (const tile of model.tiles.values()) {
@@ -1060,14 +1060,23 @@ function winnerChanged() {
     }
     delete tile.wonFromBonus;  // else a person's now, where they put it
   }
+  // a hand won as dealt (original hand) has no winning tile: none is taken or marked for it, as
+  // build_case takes none; done again when how the hand was won turns to or from that (winByChanged)
+  model.dealtComplete = $("#win_by").value === "original-hand";
   if (!winner) return;
   // a winning tile marked in another player's hand is not this winner's ("(choose)" names no
   // other player: the mark stays)
   const where = model.winning && locate(model.winning);
   if (model.winning && (!where || where.pos === null || windAt(where.pos) !== winner)) model.winning = null;
-  if (!model.winning) takeTileReadAsBonus(winner);
-  if (!model.winning) markTileLaidApart(winner);
+  if (!model.winning && !model.dealtComplete) takeTileReadAsBonus(winner);
+  if (!model.winning && !model.dealtComplete) markTileLaidApart(winner);
   leaveOutExtras(winner);
+}
+
+// how the hand was won changed: to or from a hand won as dealt, what follows from who won is done
+// again (winnerChanged); any other change moves no tile
+function winByChanged() {
+  if (model && ($("#win_by").value === "original-hand") !== Boolean(model.dealtComplete)) winnerChanged();
 }
 
 function buildCase() {
@@ -1815,6 +1824,7 @@ function setup() {
     if (model) winnerChanged();
     showFlags();
   });
+  $("#win_by").addEventListener("change", winByChanged);
   $("#mj_bonus").addEventListener("change", bonusChanged);
   $("#ruleset").addEventListener("change", () => showRuleFields(true));
   for (const f of FORM_FIELDS) $(`#${f}`).addEventListener("change", () => changed(false));
