@@ -875,6 +875,33 @@ def test_a_winning_tile_laid_by_itself_is_marked_when_the_winner_is_chosen(serve
     assert shown_results(page) == expected_results(score_table(truth["case"]))
 
 
+def test_the_winning_tile_lying_sideways_is_marked_again_when_its_player_is_chosen_again(server, page):
+    """West's winning tile lies sideways: another winner takes its mark away, and West chosen
+    again has it back, as `mjscore photo` takes a named winner's tile lying sideways for its
+    winning tile, and the table scores as the engine scores it."""
+    def read_sideways(recognition):
+        for tile, true in zip(recognition["tiles"], json.loads(TRUTH.read_text())["tiles"]):
+            tile["sideways"] = bool(true.get("sideways"))
+
+    truth = answer_from_truth(page, read_sideways)
+    sent = capture_score_requests(page)
+    upload_example(page, server)
+    winner = next(h for h in truth["case"]["hands"] if h["winner"])
+    marked = page.locator("#hands button.tile.winning")
+    tile_id = marked.get_attribute("data-id")
+    assert marked.count() == 1 and marked.get_attribute("data-code") == winner["winning_tile"]
+    other = next(w for w in WIND_NAMES if w != winner["seat"])
+    page.select_option("#winner", other)
+    assert marked.count() == 0
+    page.select_option("#winner", winner["seat"])
+    assert marked.evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    assert next(h for h in sent[-1]["hands"] if h["winner"])["winning_tile"] == winner["winning_tile"]
+    assert shown_results(page) == expected_results(score_table(truth["case"]))
+
+
 def test_a_tile_on_the_photo_opens_its_own_set_not_a_copy_in_the_run(server, page):
     """A seat holding one kind both among its concealed tiles and in a set (South: a 7z in its
     run and the pung 777z, the recogniser listing the set's tiles first): each outline on the

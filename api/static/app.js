@@ -980,6 +980,16 @@ function wonFromBonus(id) {
   return Boolean(was && !tile.moved && !tile.checked && model.seats[was.pos].concealed.includes(id));
 }
 
+// a winner with no winning tile marked whose concealed tiles hold one read lying sideways (the last,
+// as vision/hands.py takes a seat's winning tile): it is marked again, as the photo marked it
+// (buildModel) before another winner took the mark away, and as `mjscore photo` takes a named
+// winner's tile lying sideways for its winning tile
+function markTileLaidSideways(wind) {
+  const seat = model.seats[posOfWind(wind, $("#camera_seat").value)];
+  const id = [...seat.concealed].reverse().find((i) => model.tiles.get(i).sideways);
+  if (id !== undefined) model.winning = id;
+}
+
 // a winner with no winning tile marked, holding 14 tiles of which one was read lying by itself
 // apart from the sets (group "apart"), laid it apart to show it won: it is marked (as
 // mjscore photo takes it; the table is drawn again by the field's change), and the person may
@@ -1036,8 +1046,9 @@ function leaveOutExtras(winner) {
 // waits, unmoved, goes back where it was in its hand, and a tile it took out of the flowers as the
 // winning tile (takeTileReadAsBonus) that no person has touched goes back among them as the
 // flower or season it was read as; then, as `mjscore photo` takes the table (vision/case.py
-// build_case), the winner's winning tile (one taken for a flower, else one laid apart; none for a
-// hand won as dealt), then the tiles a full hand leaves out
+// build_case), the winner's winning tile (one lying sideways, else one taken for a flower, else
+// one laid apart; none of the last two for a hand won as dealt), then the tiles a full hand leaves
+// out
 function winnerChanged() {
   const winner = $("#winner").value;
   for (const tile of model.tiles.values()) {
@@ -1068,6 +1079,7 @@ function winnerChanged() {
   // other player: the mark stays)
   const where = model.winning && locate(model.winning);
   if (model.winning && (!where || where.pos === null || windAt(where.pos) !== winner)) model.winning = null;
+  if (!model.winning) markTileLaidSideways(winner);
   if (!model.winning && !model.dealtComplete) takeTileReadAsBonus(winner);
   if (!model.winning && !model.dealtComplete) markTileLaidApart(winner);
   leaveOutExtras(winner);
