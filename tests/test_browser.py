@@ -1566,7 +1566,7 @@ def test_a_winning_tile_taken_for_a_season_is_the_winning_tile_once_the_winner_i
         assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
         assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "2s"
         assert said.count() == 1 and said.inner_text().startswith(
-            "West won holding 13 tiles without the tile lying by itself apart from the sets: read as 2 Bamboo (55%) "
+            "West won holding 13 tiles without the tile laid apart from the sets: read as 2 Bamboo (55%) "
             "and taken for Summer only because flowers and seasons lie apart, it is taken as the winning tile "
             "2 Bamboo; if it is Summer, or another tile won, correct it")
 

@@ -93,7 +93,7 @@ def winning_tile_read_as_bonus(recognition, seat: str, hand: dict, named: str | 
     tile.code, tile.confidence, tile.group = code, float(p), APART
     name = SEAT_NAMES[seat]
     _in_place_of(recognition.warnings, BONUS_APART, (i,), TileWarning(
-        f"{name} won holding 13 tiles without the tile lying by itself apart from the sets: read as "
+        f"{name} won holding 13 tiles without the tile laid apart from the sets: read as "
         f"{code} ({float(p):.0%}) and taken for {was} only because flowers and seasons lie apart, it is "
         f"taken as the winning tile {code}; if it is {was}, or another tile won, correct it", [i], WINNING))
     return code

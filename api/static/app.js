@@ -416,7 +416,7 @@ function leftOutWarning(id) {
 function wonFromBonusWarning(id) {
   const tile = model.tiles.get(id);
   const { pos, code: was, p } = tile.wonFromBonus;
-  return { text: namedTiles(`${WIND_NAMES[windAt(pos)]} won holding 13 tiles without the tile lying by itself apart `
+  return { text: namedTiles(`${WIND_NAMES[windAt(pos)]} won holding 13 tiles without the tile laid apart `
     + `from the sets: read as ${tile.code} (${Math.round(p * 100)}%) and taken for ${was} only because flowers and `
     + `seasons lie apart, it is taken as the winning tile ${tile.code}; if it is ${was}, or another tile won, correct it`),
   ids: [id] };
