@@ -422,11 +422,22 @@ function wonFromBonusWarning(id) {
   ids: [id] };
 }
 
+// the page's words for a seat (its place) that did not win but holds 14 tiles, once the winner is
+// known, `mjscore photo`'s (vision/extras.py drop_extra_tiles), pointing at that seat's tiles
+function didNotWinWarning(pos) {
+  const name = WIND_NAMES[windAt(pos)];
+  const seat = model.seats[pos];
+  return { text: `${name} did not win but holds 14 tiles (a hand that did not win holds 13, each kong counted as `
+    + `three): a tile too many was read in ${name}'s hand, or ${name} won: check it`,
+  ids: seat.concealed.concat(...seat.melds.map((m) => m.ids), seat.bonus) };
+}
+
 // the recogniser's warnings that a tile the page left out of a full hand makes untrue while it
 // waits, told by their kinds (vision/hands.py): that it lies apart counted with the concealed
 // tiles ("apart": the page's own warning takes its place, as vision/extras.py puts it), the
 // seat's count ("count": left out); and the one that took a tile for a flower ("bonus-apart")
-// while the page has it in the winner's hand as the winning tile (its own warning in its place)
+// while the page has it in the winner's hand as the winning tile (its own warning in its place);
+// then the page's own: the tiles left out, taken back, and each seat that did not win holding 14
 function renderWarnings() {
   const leftOut = model.unplaced.filter((id) => model.tiles.get(id).leftOut && leftOutNear(id) !== null);
   const won = [...model.tiles.keys()].filter(wonFromBonus);
@@ -450,6 +461,12 @@ function renderWarnings() {
   });
   shown.push(...leftOut.filter((id) => !said.includes(id)).map(leftOutWarning));
   shown.push(...won.filter((id) => !said.includes(id)).map(wonFromBonusWarning));
+  // once the winner is known, each other seat holding 14 as the table is now (not kept: a hand
+  // corrected to 13, or that seat chosen as the winner, has none)
+  const winner = $("#winner").value;
+  model.seats.forEach((seat, pos) => {
+    if (winner && windAt(pos) !== winner && heldCount(seat) === 14) shown.push(didNotWinWarning(pos));
+  });
   $("#warnings").replaceChildren(...shown.map(({ text, ids }) => {
     if (!ids.length) return el("li", {}, text);
     return el("li", {}, text, " ", el("button", {
