@@ -1341,10 +1341,11 @@ def lay_apart(recognition, seat: str, code: str, box: list[float]) -> int:
     return len(recognition["tiles"]) - 1
 
 
-def photo_case(recognition: dict, context: dict) -> dict:
+def photo_case(recognition: dict, context: dict, warnings: list | None = None) -> dict:
     """The case `mjscore photo` and api/v1/photo/score build from a recognition answer (as the
     page got it) and what the page's fields say: vision.case.build_case, which leaves a lone tile
-    apart out of a hand full without it (vision/extras.py)."""
+    apart out of a hand full without it (vision/extras.py); `warnings`, if given, gets the
+    recognition's warnings as build_case leaves them."""
     import numpy as np
 
     from vision import Recognition, RecognizedTile, build_case
@@ -1353,8 +1354,12 @@ def photo_case(recognition: dict, context: dict) -> dict:
     answer = json.loads(json.dumps(recognition))
     tiles = [RecognizedTile(TileQuad(np.array(t["quad"], np.float32)), t["code"], t["confidence"], t["seat"],
                             t["group"], bool(t.get("sideways")), t.get("candidates", [])) for t in answer["tiles"]]
-    return build_case(Recognition("photo", answer["width"], answer["height"], "E", tiles, answer["seats"],
-                                  answer["warnings"]), {"ruleset": "pung-chow", **context})
+    recognition = Recognition("photo", answer["width"], answer["height"], "E", tiles, answer["seats"],
+                              answer["warnings"])
+    case = build_case(recognition, {"ruleset": "pung-chow", **context})
+    if warnings is not None:
+        warnings.extend(recognition.warnings)
+    return case
 
 
 def test_a_lone_tile_apart_that_a_full_hand_holds_is_left_out_once_the_winner_is_known(server, page):
@@ -1459,7 +1464,8 @@ def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, pa
     """The winner read from the photo (West's sideways tile), each seat with a tile lying by
     itself apart: North's 5z, a fourteenth tile, and West's 1z, a fifteenth, are left out at once;
     South's 7z, a fourteenth too, is a copy of South's pung 777z (it may be the kong's fourth) and
-    stays; East's 2z leaves East 13 and stays.  The table sent is the one `mjscore photo` makes."""
+    stays, South named as a seat that did not win but holds 14; East's 2z leaves East 13 and
+    stays.  The table sent, and South's warning, are the ones `mjscore photo` makes."""
     answer = {}
 
     def each_lays_one_apart(recognition):
@@ -1482,7 +1488,8 @@ def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, pa
     assert [code for _, code in left_out_tiles(page, "W")] == ["1z"]
     assert "2 tiles found beside hands were left out" in page.inner_text("#status")
     shown = page.locator("#warnings li").all_inner_texts()
-    assert [w.split(":")[0] for w in shown] == ["North", "West", "North"]
+    assert [w.split(":")[0] for w in shown[:3]] == ["North", "West", "North"]
+    assert len(shown) == 4 and shown[3].startswith("South did not win but holds 14 tiles")
     assert shown[0].startswith("North: the tiles White Dragon (tiles 14) are apart")
     assert shown[1].startswith("West: the East Wind lying by itself apart from the sets is not counted: West's hand "
                                "has its 14 tiles without it")
@@ -1493,9 +1500,61 @@ def test_a_lone_tile_apart_is_left_out_only_of_a_hand_full_without_it(server, pa
     page.select_option("#win_by", winner["win_by"])
     score(page)
     assert page.get_attribute("body", "data-state") == "scored"
-    cli = photo_case(answer, {"winner": winner["seat"], "win_by": winner["win_by"]})
+    said: list = []
+    cli = photo_case(answer, {"winner": winner["seat"], "win_by": winner["win_by"]}, said)
     assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
     assert shown_results(page) == expected_results(score_table(cli))
+    south, = [w for w in said if "did not win" in w]
+    assert shown[3].startswith(south) and shown[3].endswith(f"show the {len(south.tiles)} tiles")
+
+
+def test_a_seat_that_did_not_win_but_holds_14_is_named_once_the_winner_is_known(server, page):
+    """North holds 14 tiles, two of them lying apart (its own 2z and a 5z laid by it), so no lone
+    tile apart is left out: once the winner is known (West's sideways tile) the page names North,
+    as `mjscore photo` does (vision/extras.py), its button showing North's tiles; North chosen as
+    the winner, North is no longer named but West, now a seat that did not win holding 14, is;
+    West again and the 5z removed (North holds 13), no seat is named."""
+    answer = {}
+
+    def north_holds_14(recognition):
+        lay_apart(recognition, "N", "5z", NORTH_STRAY_BOX)
+        next(t for t in recognition["tiles"] if t["seat"] == "N" and t["code"] == "2z")["group"] = "apart"
+        answer.update(recognition)
+
+    case, north, winner, sent = upload_with_answer(page, server, north_holds_14, "N")
+    assert page.input_value("#winner") == winner["seat"] == "W"
+    assert not left_out_tiles(page, "N")
+    north_tiles = page.locator('article[data-seat="N"] button.tile[data-id]').evaluate_all(
+        "bs => bs.map(b => b.dataset.id)")
+    cli: list = []
+    photo_case(answer, {"winner": "W", "win_by": winner["win_by"]}, cli)
+    said = [w for w in cli if "did not win" in w]
+    assert said == ["North did not win but holds 14 tiles (a hand that did not win holds 13, each kong counted as "
+                    "three): a tile too many was read in North's hand, or North won: check it"]
+    assert len(said[0].tiles) == len(north_tiles)
+    item = page.locator("#warnings li", has_text="did not win")
+    assert item.count() == 1 and item.inner_text().startswith(said[0])
+    assert item.locator("button.show-tiles").inner_text() == f"show the {len(north_tiles)} tiles"
+    item.locator("button.show-tiles").click()
+    assert page.evaluate("document.activeElement.dataset.id") in north_tiles
+    assert sorted(page.locator("#hands button.tile.named").evaluate_all("bs => bs.map(b => b.dataset.id)")) \
+        == sorted(north_tiles)
+
+    # North won: West holds 14 and did not win
+    page.select_option("#winner", "N")
+    item = page.locator("#warnings li", has_text="did not win")
+    assert item.count() == 1 and item.inner_text().startswith("West did not win but holds 14 tiles")
+
+    # West won, North's 5z taken away: North holds 13, no seat is named
+    page.select_option("#winner", "W")
+    assert page.locator("#warnings li", has_text="North did not win").count() == 1
+    stray = page.locator('article[data-seat="N"] button.tile[data-code="5z"]').last
+    stray.click()
+    page.wait_for_selector("#picker[open]")
+    page.click("#picker-delete")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert "13 tiles" in page.inner_text('article[data-seat="N"] h3')
+    assert page.locator("#warnings li", has_text="did not win").count() == 0
 
 
 def read_as_a_season(recognition, seat: str, code: str, box: list[float] | None = None) -> int:
