@@ -782,10 +782,13 @@ function setupPicker() {
   });
   $("#picker-winning").addEventListener("change", (e) => {
     if (!picking || !picking.id) return;
+    const before = model.winning;
     model.winning = e.target.checked ? picking.id : (model.winning === picking.id ? null : model.winning);
     if (e.target.checked) {
       const where = locate(picking.id);
-      if (where && where.pos !== null) chooseWinner(windAt(where.pos));
+      // another winner: winnerChanged undoes what the page did for the last and does it anew
+      if (where && where.pos !== null && windAt(where.pos) !== $("#winner").value) chooseWinner(windAt(where.pos));
+      else winningTileMarked(picking.id, before);
     }
     changed();
   });
@@ -966,7 +969,8 @@ async function recognizeFile(file) {
 // (vision/extras.py winning_tile_read_as_bonus), that tile, the only such one, not lying sideways,
 // and neither moved nor read by a person, goes into the winner's concealed tiles with its likeliest
 // reading (what the recogniser answered kept as `read`), marked as the winning tile.  `wonFromBonus`
-// keeps where it was and what it was, to put it back when the winner changes (winnerChanged)
+// keeps where it was and what it was, to put it back when the winner changes (winnerChanged) or a
+// person marks another winning tile (winningTileMarked)
 function takeTileReadAsBonus(wind) {
   const pos = posOfWind(wind, $("#camera_seat").value);
   const seat = model.seats[pos];
@@ -995,6 +999,22 @@ function wonFromBonus(id) {
   const tile = model.tiles.get(id);
   const was = tile && tile.wonFromBonus;
   return Boolean(was && !tile.moved && !tile.checked && model.seats[was.pos].concealed.includes(id));
+}
+
+// a tile the page took out of the winner's flowers as the winning tile (takeTileReadAsBonus) is
+// taken no longer: while no person has touched it (wonFromBonus) it goes back among the flowers
+// and seasons where it was, as the flower or season it was read as, its mark taken away; a tile a
+// person moved or picked stays theirs, where they put it
+function putBackTileReadAsBonus(tile) {
+  const was = tile.wonFromBonus;
+  if (wonFromBonus(tile.id)) {
+    const seat = model.seats[was.pos];
+    seat.concealed.splice(seat.concealed.indexOf(tile.id), 1);
+    seat.bonus.splice(Math.min(was.at, seat.bonus.length), 0, tile.id);
+    Object.assign(tile, { code: was.code, read: was.read });
+    if (model.winning === tile.id) model.winning = null;
+  }
+  delete tile.wonFromBonus;
 }
 
 // a winner with no winning tile marked whose concealed tiles hold one read lying sideways (the last,
@@ -1039,24 +1059,46 @@ function loneTileApart(pos) {
 // left out: a tile lying sideways, the only copy of the winning tile, a copy of one of the seat's
 // pungs (it may be a kong's fourth), a tile a person has moved (theirs)
 function leaveOutExtras(winner) {
-  model.seats.forEach((seat, pos) => {
-    const full = windAt(pos) === winner ? 14 : 13;
-    const id = loneTileApart(pos);
-    if (id === null || heldCount(seat) !== full + 1) return;
-    const tile = model.tiles.get(id);
-    const copies = seat.concealed.filter((i) => model.tiles.get(i).code === tile.code);
-    const winsAlone = seat.concealed.includes(model.winning) && model.tiles.get(model.winning).code === tile.code
-      && copies.length === 1;
-    const pungs = seat.melds.filter((m) => meldKind(m) === "pung")
-      .map((m) => m.ids.map((i) => model.tiles.get(i).code).find((c) => c !== "back"));
-    if (tile.sideways || tile.moved || winsAlone || pungs.includes(tile.code)) return;
-    const at = seat.concealed.indexOf(id);
-    seat.concealed.splice(at, 1);
-    model.unplaced.push(id);
-    Object.assign(tile, { near: pos, leftOut: { at, full } });
-    // the winning tile is a kind: its mark goes to the copy that stays
-    if (model.winning === id) model.winning = copies.find((i) => i !== id);
-  });
+  model.seats.forEach((_, pos) => leaveOutExtra(pos, winner));
+}
+
+// leaveOutExtras for one seat (its place)
+function leaveOutExtra(pos, winner) {
+  const seat = model.seats[pos];
+  const full = windAt(pos) === winner ? 14 : 13;
+  const id = loneTileApart(pos);
+  if (id === null || heldCount(seat) !== full + 1) return;
+  const tile = model.tiles.get(id);
+  const copies = seat.concealed.filter((i) => model.tiles.get(i).code === tile.code);
+  const winsAlone = seat.concealed.includes(model.winning) && model.tiles.get(model.winning).code === tile.code
+    && copies.length === 1;
+  const pungs = seat.melds.filter((m) => meldKind(m) === "pung")
+    .map((m) => m.ids.map((i) => model.tiles.get(i).code).find((c) => c !== "back"));
+  if (tile.sideways || tile.moved || winsAlone || pungs.includes(tile.code)) return;
+  const at = seat.concealed.indexOf(id);
+  seat.concealed.splice(at, 1);
+  model.unplaced.push(id);
+  Object.assign(tile, { near: pos, leftOut: { at, full } });
+  // the winning tile is a kind: its mark goes to the copy that stays
+  if (model.winning === id) model.winning = copies.find((i) => i !== id);
+}
+
+// a person marked a tile of the winner's hand as its winning tile in place of another (the
+// picker's "winning tile"): what the page did for the tile marked before is undone as
+// `mjscore photo` undoes it for a winning tile named (vision/case.py build_case).  A tile the page
+// took out of the flowers as the winning tile goes back among them (putBackTileReadAsBonus) unless
+// the tile marked is of its kind (winning_tile_read_as_bonus takes it then too); the hand's lone
+// tile laid apart, kept in it only as the winning tile's one copy, is left out of a hand full
+// without it (leaveOutExtra)
+function winningTileMarked(id, before) {
+  const code = model.tiles.get(id).code;
+  for (const tile of model.tiles.values()) {
+    if (tile.wonFromBonus && tile.id !== id && tile.code !== code) putBackTileReadAsBonus(tile);
+  }
+  const where = locate(id);
+  if (before !== null && before !== id && where && where.pos !== null && loneTileApart(where.pos) === before) {
+    leaveOutExtra(where.pos, $("#winner").value);
+  }
 }
 
 // who won changed: each tile the page left out for the winner before (leaveOutExtras) that still
@@ -1076,18 +1118,7 @@ function winnerChanged() {
     delete tile.near;
     delete tile.leftOut;
   }
-  for (const tile of model.tiles.values()) {
-    const was = tile.wonFromBonus;
-    if (!was) continue;
-    if (wonFromBonus(tile.id)) {
-      const seat = model.seats[was.pos];
-      seat.concealed.splice(seat.concealed.indexOf(tile.id), 1);
-      seat.bonus.splice(Math.min(was.at, seat.bonus.length), 0, tile.id);
-      Object.assign(tile, { code: was.code, read: was.read });
-      if (model.winning === tile.id) model.winning = null;
-    }
-    delete tile.wonFromBonus;  // else a person's now, where they put it
-  }
+  for (const tile of model.tiles.values()) if (tile.wonFromBonus) putBackTileReadAsBonus(tile);
   // a hand won as dealt (original hand) has no winning tile: none is taken or marked for it, as
   // build_case takes none; done again when how the hand was won turns to or from that (winByChanged)
   model.dealtComplete = $("#win_by").value === "original-hand";
