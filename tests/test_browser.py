@@ -1738,6 +1738,148 @@ def test_a_tile_taken_for_a_season_stays_one_unless_it_alone_makes_the_winners_h
     assert err.value.code == "no-winning-tile"
 
 
+def mark_winning_tile(page, tile_id: str) -> None:
+    """Tick "winning tile" in the picker of a tile on the page, as a person does."""
+    page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
+    page.wait_for_selector("#picker[open]")
+    page.check("#picker-winning")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+
+
+def test_another_winning_tile_marked_puts_a_tile_taken_for_a_season_back(server, page):
+    """West's 2s taken for a season (read_as_a_season) is West's winning tile once West is chosen;
+    a person marking another of West's tiles, the 9p, as the winning tile puts it back among West's
+    flowers and seasons as the Summer it was read as, the recogniser's warning in place of the
+    page's, as `mjscore photo` takes such a tile as the winning tile only when no other is named
+    (vision/extras.py winning_tile_read_as_bonus): the table sent is build_case's with the 9p
+    named.  A reload keeps it so.  Taken again (North, then West chosen) and read by a person, the
+    tile is theirs: it stays in West's hand when the 9p is marked."""
+    answer = {}
+
+    def west_wins_on_a_season(recognition):
+        read_as_a_season(recognition, "W", "2s")
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, west_wins_on_a_season, "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
+    tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
+    nine = page.locator(f'{concealed}[data-code="9p"]').get_attribute("data-id")
+    said = page.locator("#warnings li")
+    page.select_option("#winner", "W")
+    assert tile_location(page, tile_id) == ["W", "concealed"] and said.inner_text().startswith("West won holding 13")
+
+    def put_back():
+        assert tile_location(page, tile_id) == ["W", "bonus"]
+        assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "f6"
+        assert page.locator(concealed).count() == 13
+        assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [nine]
+        assert said.count() == 1 and said.inner_text().startswith("West: tile 1 read as 2 Bamboo, taken as Summer")
+
+    mark_winning_tile(page, nine)
+    assert page.input_value("#winner") == "W"
+    put_back()
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "9p"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert ([h["winning_tile"] for h in sent[-1]["hands"] if h["winner"]]
+            == [h["winning_tile"] for h in cli["hands"] if h["winner"]] == ["9p"])
+
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    put_back()
+
+    # taken again, then read by a person: theirs, it stays in West's hand as they read it
+    page.select_option("#winner", "N")
+    page.select_option("#winner", "W")
+    assert tile_location(page, tile_id) == ["W", "concealed"]
+    pick_tile(page, page.locator(f'#hands button.tile[data-id="{tile_id}"]'), "2s")
+    mark_winning_tile(page, nine)
+    assert tile_location(page, tile_id) == ["W", "concealed"] and page.locator(concealed).count() == 14
+    assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "2s"
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [nine]
+
+
+def test_a_copy_of_its_kind_marked_keeps_a_tile_taken_for_a_season_taken(server, page):
+    """West holding another 2s (its 1s read as one): marking that copy as the winning tile names
+    the same kind, and `mjscore photo` with the 2s named still takes the tile taken for a season
+    as West's winning tile (winning_tile_read_as_bonus): so does the page, the mark on the copy,
+    the page's warning kept, the table sent build_case's."""
+    answer = {}
+
+    def west_holds_two(recognition):
+        recognition["seats"]["W"]["concealed"] = "56667789p223333s"
+        next(t for t in recognition["tiles"] if t["seat"] == "W" and t["code"] == "1s")["code"] = "2s"
+        read_as_a_season(recognition, "W", "2s")
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, west_holds_two, "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    tile_id = page.locator('article[data-seat="W"] [data-set="bonus"] button.tile[data-code="f6"]').get_attribute(
+        "data-id")
+    copy = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
+    page.select_option("#winner", "W")
+    assert tile_location(page, tile_id) == ["W", "concealed"]
+    mark_winning_tile(page, copy)
+    assert tile_location(page, tile_id) == ["W", "concealed"] and page.locator(concealed).count() == 14
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [copy]
+    assert page.inner_text("#warnings li").startswith("West won holding 13 tiles")
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "2s"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+
+
+def test_a_lone_tile_apart_kept_as_the_only_winning_tile_is_left_out_once_another_is_marked(server, page):
+    """West holds its 14 and a 1z laid by itself apart, no tile lying sideways: a person marking the
+    1z as the winning tile names West the winner and keeps the 1z, the only copy of the winning
+    tile, in West's hand (leaveOutExtras); marking West's 2s instead leaves the 1z out of the hand,
+    full without it, as `mjscore photo` does with the 2s named (vision/extras.py drop_extra_tiles):
+    it waits beside West's hand with the page's warning, the table sent is build_case's, and a
+    reload keeps it so."""
+    answer = {}
+
+    def west_lays_one_apart(recognition):
+        for hand in recognition["seats"].values():
+            hand["winning_tile"] = None
+        k = lay_apart(recognition, "W", "1z", [700.0, 60.0, 730.0, 100.0])
+        recognition["warnings"] = [WEST_APART_WARNING]
+        recognition["warning_tiles"] = [[k]]
+        recognition["warning_kinds"] = ["apart"]
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, west_lays_one_apart, "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    tile_id = page.locator(f'{concealed}[data-code="1z"]').get_attribute("data-id")
+    two = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
+    assert page.input_value("#winner") == "" and page.locator(concealed).count() == 15
+    mark_winning_tile(page, tile_id)
+    assert page.input_value("#winner") == "W" and tile_location(page, tile_id) == ["W", "concealed"]
+    assert not left_out_tiles(page, "W")
+
+    def left_out():
+        assert left_out_tiles(page, "W") == [[tile_id, "1z"]] and page.locator(concealed).count() == 14
+        assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [two]
+        said = page.locator("#warnings li")
+        assert said.count() == 1 and said.inner_text().startswith(
+            "West: the East Wind lying by itself apart from the sets is not counted: West's hand has its 14 tiles "
+            "without it")
+
+    mark_winning_tile(page, two)
+    left_out()
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "2s"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"]) == normalised(case["hands"])
+    assert shown_results(page) == expected_results(score_table(case))
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    left_out()
+
+
 def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(server, page):
     """A tile of South's concealed run read surely face down is in no hand of the recogniser's
     answer (vision/hands.py: "South: tile 2 of the concealed tiles is face down", South holding
