@@ -2029,7 +2029,7 @@ def test_a_tap_between_boxes_on_the_photo_opens_the_nearest_tile(server, page):
     box = page.locator(f'#overlay g.box[data-id="{tile_id}"] rect').bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] + 2)  # just below it
     page.wait_for_selector("#picker[open]")
-    assert page.evaluate("picking.id") == int(tile_id)  # that tile, not another
+    assert page.evaluate("mjscore.picking.id") == int(tile_id)  # that tile, not another
     page.keyboard.press("Escape")
     page.wait_for_selector("#picker:not([open])", state="attached")
     page.locator("#overlay").scroll_into_view_if_needed()

@@ -76,17 +76,29 @@ function parseTiles(text) {
 const UNSURE = 0.6;
 const unsure = (tile) => tile.confidence != null && tile.confidence < UNSURE && !tile.checked;
 
+// the state the page's parts share (the table being corrected, the game, the table last scored):
+// each part reads it, and changes it only through the setters below
 let model = null;   // see buildModel
 let nextId = 1;
+let cameraShown = "E"; // the wind at the photo's bottom edge the hands are drawn for
+let game = null;     // the game so far, kept in this browser (see saveGame)
+let scored = null;   // the table last scored: { table, replaces: the game's hand it corrects, or null }
+let correcting = null; // the game's hand (its number) the table now being corrected was added as
+
+function setModel(table) { model = table; }
+// a new tile's id; setNextId keeps the ids of a table brought back clear of new ones
+function newTileId() { return nextId++; }
+function setNextId(id) { nextId = id; }
+function setCameraShown(wind) { cameraShown = wind; }
+function setGame(kept) { game = kept; }
+function setScored(table) { scored = table; }
+function setCorrecting(hand) { correcting = hand; }
+
 let photoUrl = null;
 let picking = null; // {id} of the tile open in the picker, or {add: setRef}
 let focusAfter = null; // the tile id to focus once the picker closes (the hands are drawn anew)
 let focusElse = null;  // what to focus then when that tile is gone (a selector)
 let reading = 0;    // the latest photo sent to be read: an earlier answer arriving late is dropped
-let cameraShown = "E"; // the wind at the photo's bottom edge the hands are drawn for
-let game = null;     // the game so far, kept in this browser (see saveGame)
-let scored = null;   // the table last scored: { table, replaces: the game's hand it corrects, or null }
-let correcting = null; // the game's hand (its number) the table now being corrected was added as
 let gameBusy = false;  // a game request is on its way: the game's buttons wait for it
 
 function windAt(pos) {
@@ -122,7 +134,7 @@ function buildModel(rec, cameraWind) {
   // another tile (a chow's 4s is not the 4s of the concealed run the hand also holds), whatever
   // the order the recogniser lists them in
   const make = (code, seatWind, groups, preferBack) => {
-    const id = nextId++;
+    const id = newTileId();
     const free = pool.filter((t) => !t.used && t.seat === seatWind);
     let match = null;
     for (const inGroup of groups) {
@@ -174,7 +186,7 @@ function buildModel(rec, cameraWind) {
   // was found beside (`near`), until a person moves it into a hand
   for (const t of pool) {
     if (t.used) continue;
-    const id = nextId++;
+    const id = newTileId();
     tiles.set(id, { id, code: t.code, box: t.box, quad: t.quad, confidence: t.confidence, candidates: likeliest(t),
       index: t.index, apart: t.group === "apart", ...(WINDS.includes(t.seat) ? { near: posOfWind(t.seat, cameraWind) } : {}) });
     unplaced.push(id);
@@ -512,11 +524,11 @@ function changed(tiles = true) {
     // the scores shown, and the hand that could go to the game, are gone; a correction of the
     // game's last hand may replace it once scored again
     if (scored) {
-      correcting = game && game.hands.length && sameHand(game.hands[game.hands.length - 1], scored.table)
-        ? game.hands.length : null;
+      setCorrecting(game && game.hands.length && sameHand(game.hands[game.hands.length - 1], scored.table)
+        ? game.hands.length : null);
       saveTable();
     }
-    scored = null;
+    setScored(null);
     renderPlayers();
     setStatus("The table changed: score it again.");
     document.body.dataset.state = "recognized";
@@ -608,13 +620,13 @@ function restoreTable() {
   } catch (e) { saved = null; }
   if (!saved || !Array.isArray(saved.tiles) || !Array.isArray(saved.seats)) return false;
   const { form, nextId: savedNext, correcting: savedCorrecting, ...rest } = saved;
-  correcting = Number.isInteger(savedCorrecting) ? savedCorrecting : null;  // checked against the game once it is read
-  model = { ...rest, tiles: new Map(saved.tiles) };
-  nextId = Math.max(nextId, savedNext || 0);
+  setCorrecting(Number.isInteger(savedCorrecting) ? savedCorrecting : null);  // checked against the game once it is read
+  setModel({ ...rest, tiles: new Map(saved.tiles) });
+  setNextId(Math.max(nextId, savedNext || 0));
   for (const f of FORM_FIELDS) if (form && form[f] !== undefined) $(`#${f}`).value = form[f];
   for (const box of document.querySelectorAll("input[name=flag]")) box.checked = Boolean(form && (form.flags || []).includes(box.value));
   showRuleFields(false);
-  cameraShown = $("#camera_seat").value;
+  setCameraShown($("#camera_seat").value);
   let photo = null;
   try { photo = sessionStorage.getItem(SAVED_PHOTO); } catch (e) { photo = null; }
   if (photo) $("#photo-img").src = photo;
@@ -736,7 +748,7 @@ function pick(code) {
     tile.checked = true;  // a person has looked at it
     focusAfter = picking.id;
   } else {
-    const id = nextId++;
+    const id = newTileId();
     model.tiles.set(id, { id, code, box: null, confidence: null });
     const seat = model.seats[picking.add.pos];
     seat[picking.add.kind].push(id);
@@ -932,10 +944,10 @@ async function recognizeFile(file) {
   try { sessionStorage.removeItem(SAVED_PHOTO); } catch (e) { /* nothing kept */ }
   img.addEventListener("load", () => savePhoto(img), { once: true });
   img.src = shown ? photoUrl : rec.photo_image;
-  model = buildModel(rec, camera);
-  cameraShown = camera;
-  scored = null;
-  correcting = null;  // a new photo is a new hand, in the game's next round
+  setModel(buildModel(rec, camera));
+  setCameraShown(camera);
+  setScored(null);
+  setCorrecting(null);  // a new photo is a new hand, in the game's next round
   followGame();
   // a new hand: who won and how come from this photo (a sideways tile) or from the player, not
   // from the last table; the rules, the round and the house settings stay
@@ -1323,7 +1335,7 @@ async function scoreTable() {
     return;
   }
   const result = await response.json();
-  scored = { table, replaces: game && correcting === game.hands.length ? correcting : null };
+  setScored({ table, replaces: game && correcting === game.hands.length ? correcting : null });
   renderPlayers();
   renderResult(result, table);
   model.edited = false;
@@ -1589,8 +1601,8 @@ async function startGame(event) {
   if (game) return;  // another tab began one meanwhile: this tab follows it
   begun.answer = answer;
   begun.players = answer.players;  // the names as the game keeps them (one Unicode spelling)
-  game = begun;
-  correcting = null;
+  setGame(begun);
+  setCorrecting(null);
   showGame(true);
   if (saveGame()) gameStatus(`A game of ${RULESET_NAMES[ruleset]} has begun: ${answer.next.seats.E} is East.`);
 }
@@ -1618,7 +1630,7 @@ async function addToGame(replace) {
     gameStatus(`This hand could not be ${replace ? "put in" : "added"}: ${error}`, true);
     return;
   }
-  correcting = null;
+  setCorrecting(null);
   game.hands = hands;
   game.answer = answer;
   showGame(false);
@@ -1643,7 +1655,7 @@ async function undoGame() {
     gameStatus(`The last hand could not be taken back: ${error}`, true);
     return;
   }
-  correcting = null;
+  setCorrecting(null);
   const taken = game.hands.length;
   game.hands = hands;
   game.answer = answer;
@@ -1658,8 +1670,8 @@ function endGame() {
     return;
   }
   if (game.hands.length && !window.confirm("End this game? Its hands and totals will be forgotten.")) return;
-  game = null;
-  correcting = null;
+  setGame(null);
+  setCorrecting(null);
   saveGame();
   renderGame();
   showGameAddButton();
@@ -1736,12 +1748,12 @@ function loadGame() {
 }
 
 function restoreGame() {
-  game = loadGame();
-  if (!game || correcting !== game.hands.length) correcting = null;
+  setGame(loadGame());
+  if (!game || correcting !== game.hands.length) setCorrecting(null);
   try {
     renderGame();
   } catch (e) {
-    game = null;
+    setGame(null);
     renderGame();
     gameStatus("A game saved in this browser could not be read: start a new one.", true);
   }
@@ -1762,8 +1774,8 @@ function writtenEmpty(value) {
 // another tab of this page changed the game: this one follows, so neither writes over the other
 function gameChangedElsewhere(event) {
   if (event.key !== SAVED_GAME && event.key !== null) return;
-  game = loadGame();
-  correcting = null;
+  setGame(loadGame());
+  setCorrecting(null);
   renderGame();
   followGame(document.body.dataset.state !== "scored");
   showGameAddButton();
@@ -1832,7 +1844,7 @@ function bonusChanged() {
 function cameraChanged(from) {
   const winner = $("#winner").value;
   if (winner) $("#winner").value = windAt(posOfWind(winner, from));
-  cameraShown = $("#camera_seat").value;
+  setCameraShown($("#camera_seat").value);
   showFlags();
 }
 
@@ -1879,7 +1891,7 @@ function setup() {
       arrowTo(e, all, () => all);
     });
   }
-  $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else cameraShown = $("#camera_seat").value; });
+  $("#camera_seat").addEventListener("change", () => { if (model) cameraChanged(cameraShown); else setCameraShown($("#camera_seat").value); });
   $("#winner").addEventListener("change", () => {
     if (model) winnerChanged();
     showFlags();
@@ -1902,5 +1914,8 @@ function setup() {
   }
   restoreGame();
 }
+
+// what the browser tests read of the page's state (tests/test_browser.py), in one place
+window.mjscore = Object.freeze({ get picking() { return picking; } });
 
 document.addEventListener("DOMContentLoaded", setup);
