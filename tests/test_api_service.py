@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +15,8 @@ from api.app import app
 from api.service import Workers
 
 from test_api_uploads import jpeg_bytes
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -65,25 +68,39 @@ def test_security_headers_on_the_page():
         assert response.status_code == 200 and "<input id=\"photo\"" in response.text
         assert "default-src 'self'" in response.headers["content-security-policy"]
         assert response.headers["x-content-type-options"] == "nosniff"
-        assert client.get("/static/app.js").status_code == 200
+        assert client.get("/static/js/main.js").status_code == 200
         assert client.get("/static/../app.py").status_code == 404
 
 
 def test_the_page_and_its_headers_under_a_root_path():
     """Behind a web server serving mjscore at /mahjong/ (`mjscore serve --root-path /mahjong`):
     the page keeps its security headers, and everything it links (relative, never from the
-    site's root) is served under the prefix."""
+    site's root) is served under the prefix: each of its script modules, reached along their
+    imports from the one index.html loads, as JavaScript (a browser runs no module served as
+    anything else), and every module in api/static/js is one of them."""
     import re
     from urllib.parse import urljoin
 
     with TestClient(app, root_path="/mahjong") as client:
         page = client.get("/mahjong/")
         assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
-        script = client.get("/mahjong/static/app.js")
-        assert script.status_code == 200 and "default-src 'self'" in script.headers["content-security-policy"]
-        links = re.findall(r'(?:src|href)="([^"#:]+)"', page.text) + re.findall(r'fetch\("([^"]+)"', script.text)
-        assert {"static/app.js", "static/style.css", "docs", "api/v1/recognize", "api/v1/score",
-                "static/example.jpg"} <= set(links), links
+        scripts: dict[str, str] = {}
+        todo = re.findall(r'<script type="module" src="([^"]+)"', page.text)
+        assert todo == ["static/js/main.js"], todo
+        while todo:
+            link = todo.pop()
+            if link in scripts:
+                continue
+            script = client.get(urljoin("http://club.example/mahjong/", link)[len("http://club.example"):])
+            assert script.status_code == 200 and "default-src 'self'" in script.headers["content-security-policy"]
+            assert script.headers["content-type"].split(";")[0] in {"text/javascript", "application/javascript"}, link
+            scripts[link] = script.text
+            todo += [urljoin(link, module) for module in re.findall(r'from "(\./[^"]+)"', script.text)]
+        assert sorted(scripts) == sorted(f"static/js/{p.name}" for p in (REPO / "api" / "static" / "js").glob("*.js"))
+        links = re.findall(r'(?:src|href)="([^"#:]+)"', page.text) + [
+            link for text in scripts.values() for link in re.findall(r'fetch\("([^"]+)"', text)]
+        assert {"static/js/main.js", "static/style.css", "docs", "api/v1/recognize", "api/v1/score",
+                "api/v1/game", "static/example.jpg"} <= set(links), links
         for link in links:
             assert not link.startswith("/"), f"the page links {link} from the site's root, not from its own path"
             path = urljoin("http://club.example/mahjong/", link)[len("http://club.example"):]

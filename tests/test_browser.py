@@ -2104,7 +2104,7 @@ def behind_a_proxy():
 
 
 def test_the_page_works_under_a_web_servers_path_prefix(behind_a_proxy, page, tmp_path):
-    """A club serves mjscore at https://its-site/mahjong/: the page, its script, the example
+    """A club serves mjscore at https://its-site/mahjong/: the page, its script modules, the example
     photo, reading and scoring all go through the front server under the prefix, and the API
     docs link there too.  An upload the front server refuses (its own 413 page, not mjscore's)
     says which setting is in the way."""
@@ -2121,8 +2121,8 @@ def test_the_page_works_under_a_web_servers_path_prefix(behind_a_proxy, page, tm
     page.click("footer a")
     page.wait_for_selector("#swagger-ui .info", timeout=30_000)  # the docs' assets and schema came through
     assert all(p.startswith("/mahjong/") for p in proxy.seen), [p for p in proxy.seen if not p.startswith("/mahjong/")]
-    assert {"/mahjong/static/app.js", "/mahjong/api/v1/recognize", "/mahjong/api/v1/score",
-            "/mahjong/openapi.json"} <= set(proxy.seen)
+    modules = {f"/mahjong/static/js/{p.name}" for p in (REPO / "api" / "static" / "js").glob("*.js")}
+    assert modules | {"/mahjong/api/v1/recognize", "/mahjong/api/v1/score", "/mahjong/openapi.json"} <= set(proxy.seen)
 
     big = tmp_path / "big.jpg"
     big.write_bytes(EXAMPLE.read_bytes() + b"\0" * (1024 * 1024))  # over the front server's limit
