@@ -109,6 +109,19 @@ def test_the_page_and_its_headers_under_a_root_path():
         assert "/mahjong/openapi.json" in client.get("/mahjong/docs").text
 
 
+def test_every_file_of_the_page_is_in_the_package_data():
+    """An installed mjscore serves the page from its package: each file under api/static (the
+    script modules in api/static/js too, which "static/*" alone leaves out) is in the package
+    data pyproject.toml names, as setuptools globs it."""
+    import tomllib
+
+    api = REPO / "api"
+    globs = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["api"]
+    packaged = {path for pattern in globs for path in api.glob(pattern) if path.is_file()}
+    page = {path for path in (api / "static").rglob("*") if path.is_file()}
+    assert page - packaged == set(), sorted(str(p.relative_to(api)) for p in page - packaged)
+
+
 def test_serve_refuses_a_root_path_without_its_slash(monkeypatch):
     import argparse
 
