@@ -103,10 +103,10 @@ def scene_crop(code: str, render: Callable[[str, tuple[int, int]], np.ndarray], 
     return _jittered_crop(warped, (x1, y1, x2, y2), rng)
 
 
-def _jittered_crop(image: np.ndarray, box, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+def _jittered_crop(image: np.ndarray, box, rng: np.random.Generator) -> np.ndarray:
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
-    d = np.clip(rng.normal(0, 0.035 * scale, 4), -0.09, 0.12) * np.float32([w, h, w, h])
+    d = np.clip(rng.normal(0, 0.035, 4), -0.09, 0.12) * np.float32([w, h, w, h])
     x1, y1, x2, y2 = x1 - d[0], y1 - d[1], x2 + d[2], y2 + d[3]
     H, W = image.shape[:2]
     x1, y1 = int(max(0, round(x1))), int(max(0, round(y1)))

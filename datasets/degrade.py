@@ -20,8 +20,7 @@ from PIL import Image
 Boxes = list[list[float]]
 Degradation = Callable[[np.ndarray, Boxes, int], tuple["bytes | np.ndarray", Boxes]]
 
-#: EXIF Orientation values and the turn that shows the stored pixels upright
-_ORIENTATION_TURN = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_CLOCKWISE, 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
+#: EXIF Orientation values and the turn that stores an upright photo so (the tag turns it back)
 _STORED_TURN = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_COUNTERCLOCKWISE, 8: cv2.ROTATE_90_CLOCKWISE}
 
 

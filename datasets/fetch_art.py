@@ -23,9 +23,8 @@ import numpy as np
 from datasets import pypi_art, tile_art
 from scoring.tiles import CLASSES
 
-#: Packages used for training data: art sets and extra CJK fonts for the procedural renderer.
-#: CJK fonts (package, a file it installs): brush (kai) and fangsong faces vary the numerals and
-#: the flower/season characters the way hand-painted sets do.
+#: CJK fonts for the procedural renderer (package, a file it installs): brush (kai) and fangsong
+#: faces vary the numerals and the flower/season characters the way hand-painted sets do.
 FONT_PACKAGES = {
     "fonts-noto-cjk": "/usr/share/fonts/opentype/noto",
     "fonts-arphic-ukai": "/usr/share/fonts/truetype/arphic/ukai.ttc",
@@ -41,7 +40,6 @@ FONT_PACKAGES = {
 }
 #: Debian package -> a file of its art (the PyPI art is fetched by `datasets.pypi_art`)
 ART_PACKAGES = {pkg: path for path, pkg in tile_art.SOURCES.values() if not pkg.startswith("pypi:")}
-PACKAGES = sorted(set(ART_PACKAGES) | set(FONT_PACKAGES))
 
 
 def missing_packages() -> list[str]:

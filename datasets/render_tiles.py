@@ -42,8 +42,6 @@ _FONT_GLOBS = (
     "/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf",
     "/usr/share/fonts/truetype/seto/setofont.ttf",
 )
-#: Glyphs every CJK font used here must have.
-_NEEDED = NUMERALS + "萬" + WINDS + "中發" + FLOWER_CHARS + SEASON_CHARS
 
 
 class FontMissingError(RuntimeError):
@@ -261,8 +259,7 @@ class _Canvas:
     def pt(self, u: float, v: float) -> tuple[float, float]:
         return (self.x0 + u * self.w, self.y0 + v * self.h)
 
-    def text(self, u: float, v: float, ch: str, height: float, colour, style: TileStyle,
-             stretch_x: float = 1.0) -> None:
+    def text(self, u: float, v: float, ch: str, height: float, colour, style: TileStyle) -> None:
         """Draw glyph `ch` centred at (u, v), its ink box `height` (fraction of face height)."""
         px = max(8, int(height * self.h))
         path, index = style.font
@@ -271,7 +268,7 @@ class _Canvas:
             return
         gw, gh = glyph.size
         scale = (height * self.h) / max(gh, 1)
-        tw = max(1, int(gw * scale * stretch_x))
+        tw = max(1, int(gw * scale))
         th = max(1, int(gh * scale))
         if tw > 0.95 * self.w:  # keep wide glyphs inside the face
             th = int(th * 0.95 * self.w / tw)
@@ -288,7 +285,7 @@ class _Canvas:
                           width=int(width))
 
 
-def _dot(c: _Canvas, u, v, r, colour, style: TileStyle, rng) -> None:
+def _dot(c: _Canvas, u, v, r, colour, style: TileStyle) -> None:
     lw = max(1.0, r * c.w * 0.18)
     if style.dot_style == "solid":
         c.circle(u, v, r, fill=colour)
@@ -338,11 +335,11 @@ def _mixed_dot_colour(n: int, i: int, style: TileStyle):
     return style.blue
 
 
-def _draw_dots(c: _Canvas, n: int, style: TileStyle, rng) -> None:
+def _draw_dots(c: _Canvas, n: int, style: TileStyle) -> None:
     if n == 1:
         col = style.green if style.dot_colours != "blue" else style.blue
         c.circle(0.5, 0.5, 0.42, outline=col, width=max(2, c.w * 0.05))
-        _dot(c, 0.5, 0.5, 0.3, style.red if style.dot_colours != "blue" else style.blue, style, rng)
+        _dot(c, 0.5, 0.5, 0.3, style.red if style.dot_colours != "blue" else style.blue, style)
         return
     for i, (u, v) in enumerate(_DOTS[n]):
         if style.dot_colours == "blue":
@@ -351,7 +348,7 @@ def _draw_dots(c: _Canvas, n: int, style: TileStyle, rng) -> None:
             col = (style.blue, style.green, style.red)[i % 3]
         else:  # mixed, roughly the Japanese colouring
             col = _mixed_dot_colour(n, i, style)
-        _dot(c, 0.06 + u * 0.88, 0.04 + v * 0.92, _DOT_R[n] * 0.95, col, style, rng)
+        _dot(c, 0.06 + u * 0.88, 0.04 + v * 0.92, _DOT_R[n] * 0.95, col, style)
 
 
 def _rod(c: _Canvas, u, v, length, colour, style: TileStyle, angle: float = 0.0) -> None:
@@ -384,7 +381,7 @@ _STICKS = {
 }
 
 
-def _draw_bamboo(c: _Canvas, n: int, style: TileStyle, rng) -> None:
+def _draw_bamboo(c: _Canvas, n: int, style: TileStyle) -> None:
     if n == 1:
         _draw_one_bamboo(c, style)
         return
@@ -651,9 +648,9 @@ def _draw_face(c: _Canvas, code: str, style: TileStyle, rng) -> None:
             c.text(0.5, 0.27, numeral, 0.36 * g, numeral_col, style)
         c.text(0.5, 0.72, style.wan, 0.42 * g, style.red, style)
     elif suit == "p":
-        _draw_dots(c, n, style, rng)
+        _draw_dots(c, n, style)
     elif suit == "s":
-        _draw_bamboo(c, n, style, rng)
+        _draw_bamboo(c, n, style)
     elif n <= 4:
         c.text(0.5, 0.5, WINDS[n - 1], 0.6 * g, numeral_col, style)
     elif n == 5:
@@ -673,7 +670,7 @@ def _rounded_mask(w: int, h: int, radius: float) -> Image.Image:
     return m
 
 
-def _draw_back(img: Image.Image, style: TileStyle, rng) -> None:
+def _draw_back(img: Image.Image, style: TileStyle) -> None:
     w, h = img.size
     d = ImageDraw.Draw(img)
     b = style.back
@@ -709,7 +706,7 @@ def render_tile(code: str, style: TileStyle, rng: np.random.Generator, size=(48,
     W, H = w * _SS, h * _SS
     img = Image.new("RGB", (W, H), style.rim)
     if code == BACK:
-        _draw_back(img, style, rng)
+        _draw_back(img, style)
     else:
         rim = int(style.rim_frac * W)
         face = Image.new("RGB", (W - 2 * rim, H - 2 * rim), style.face)

@@ -33,8 +33,6 @@ from datasets.render_tiles import dark_style, random_style, render_tile
 from scoring.tiles import BACK, BONUS, KINDS, format_tiles
 
 SEATS = ("E", "S", "W", "N")
-# quarter turns (counter-clockwise in the photo) of each position relative to the camera seat
-POSITION_TURNS = {0: 0, 1: 1, 2: 2, 3: 3}  # 0 bottom, 1 right, 2 top, 3 left
 
 
 @dataclass
@@ -200,8 +198,8 @@ def _layout_seat(hand: Hand, rng, tw: float, th: float, row_len: float):
 
 
 def layout_table(hands: list[Hand], rng, tw: float, camera_seat: str = "E",
-                 single: bool = False, racks: bool = False) -> tuple[list[Placed], tuple[int, int], list[dict]]:
-    """Place every seat's tiles on a square table (or one seat's strip when single); with
+                 racks: bool = False) -> tuple[list[Placed], tuple[int, int], list[dict]]:
+    """Place every seat's tiles on a square table (one seat's strip when `hands` holds one); with
     `racks`, a rack behind each seat's row (datasets.racks; the photo frames them in half the
     tables, else only the tiles).  Returns (tiles, canvas size, racks)."""
     th = tw * float(rng.uniform(1.3, 1.42))
@@ -352,7 +350,7 @@ def make_table(rng: np.random.Generator, out_size=(1600, 1200), art: str | None 
     hands = hands if hands is not None else deal(rng, seats)
     style = dark_style(rng) if dark else random_style(rng, art=art)
     tw = 48.0
-    placed, canvas, rack_list = layout_table(hands, rng, tw, camera_seat, single, racks)
+    placed, canvas, rack_list = layout_table(hands, rng, tw, camera_seat, racks)
     ow, oh = out_size
     tilt = float(rng.uniform(0, 35)) if tilt is None else tilt
     rotate = float(rng.uniform(-12, 12)) if rotate is None else rotate
