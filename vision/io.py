@@ -115,9 +115,9 @@ def start_photo(source, max_side: int | None = None, preview_side: int | None = 
     reduce = _reduction(w, h, max_side)
     orientation = _fast_jpeg_orientation(data, header) if header.format == "JPEG" else None
     if orientation is None:  # not a plain JPEG: Pillow decodes it, now
-        img, scale = _decode_pillow(data, header, name, reduce)
+        img, scale = _decode_pillow(header, name, reduce)
         return PendingPhoto(img.shape, scale, image=img)
-    fallback = lambda: _decode_pillow(data, _header(data, name), name, reduce)  # noqa: E731
+    fallback = lambda: _decode_pillow(_header(data, name), name, reduce)  # noqa: E731
     rw, rh = _reduced_size(w, h, reduce)
     shape = (rw, rh, 3) if orientation in (5, 6, 7, 8) else (rh, rw, 3)
     scale = w / rw
@@ -182,7 +182,7 @@ def looks_like_heic(data: bytes) -> bool:
     return data[4:12] in (b"ftypheic", b"ftypheix", b"ftypheim", b"ftyphevc", b"ftypmif1", b"ftypmsf1")
 
 
-def _decode_pillow(data: bytes, img: Image.Image, name: str, reduce: int) -> tuple[np.ndarray, float]:
+def _decode_pillow(img: Image.Image, name: str, reduce: int) -> tuple[np.ndarray, float]:
     """Pillow's decode (any format it reads), EXIF turned upright, at 1/reduce size: a JPEG at a
     DCT reduction, any other image box-averaged down right after decoding, so that a big PNG
     is not carried through the pipeline whole (a 50 MP PNG's recognition peaked at 939 MB of

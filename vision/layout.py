@@ -422,7 +422,7 @@ def _cluster_1d(values: np.ndarray, gap: float) -> list[list[int]]:
     return out
 
 
-def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLayout:
+def group_tiles(quads: list[TileQuad]) -> TableLayout:
     """Seats, rows and runs of touching tiles, from the tile quads alone."""
     if not quads:
         return TableLayout([], [], [], [], 0.0)
@@ -472,9 +472,8 @@ def group_tiles(quads: list[TileQuad], single_seat_position: int = 0) -> TableLa
             # quarter when their rows run up it: a side position, so they are cut along their
             # long side)
             alone = True
-            pos = single_seat_position if single_seat_position in (low_pos, high_pos) else high_pos
             for k in bands[0]:
-                position_of_row[ids[k]] = pos
+                position_of_row[ids[k]] = high_pos
             continue
         if centre is None:
             centre = (min(band_means) + max(band_means)) / 2
@@ -655,17 +654,6 @@ def _end_run_at(t: int, runs: list[list[int]], rows: list[list[int]], run_of: np
     runs.append(beyond)
     run_of[beyond] = len(runs) - 1
     next(rr for rr in rows if r in rr).append(len(runs) - 1)
-
-
-def _cluster_centres(values: list[float], gap: float) -> list[float]:
-    if not values:
-        return []
-    out = [[values[0]]]
-    for v in values[1:]:
-        if v - out[-1][-1] > gap:
-            out.append([])
-        out[-1].append(v)
-    return [float(np.mean(c)) for c in out]
 
 
 def _mark_concealed(groups: list[Group], sideways: list[bool]) -> None:
