@@ -197,7 +197,7 @@ class Case:
         return next((h for h in self.hands if h.seat == seat), None)
 
 
-def _tiles(text: Any, where: str, *, allow_empty: bool = True) -> list[str]:
+def _tiles(text: Any, where: str) -> list[str]:
     if text is None:
         text = ""
     if not isinstance(text, (str, list)):
@@ -210,8 +210,6 @@ def _tiles(text: Any, where: str, *, allow_empty: bool = True) -> list[str]:
         raise ScoringError(
             "unknown-tile", f"{where}: a face-down tile ('back') must be named before scoring"
         )
-    if not allow_empty and not codes:
-        raise ScoringError("invalid-case", f"{where}: no tiles")
     return codes
 
 

@@ -181,7 +181,7 @@ def _score_ordinary(case: Case) -> TableResult:
     winner = case.winner
     double = east_double(ruleset, params)
     if winner is not None and len(case.hands) == 1 and case.kind != "penalty-discarder":
-        # The winner alone: he collects from the three others (settle.settle_hand).
+        # The winner alone: he collects from the three others (settle.winner_only).
         scored = score_winner(winner, ruleset, params, round_wind)
         seat, score = winner.seat, scored.score
         return TableResult(case, {seat: scored}, settle.winner_only(seat, score, double), {},

@@ -85,22 +85,6 @@ def net(transfers: list[Transfer]) -> dict[str, int]:
     return payments
 
 
-def settle_hand(
-    scores: dict[str, int],
-    winner: str | None,
-    *,
-    east_double: bool = True,
-    collects: dict[str, bool] | None = None,
-) -> list[Transfer]:
-    """Transfers for an ordinary hand.
-
-    ``scores`` holds the final (capped) score of every seat whose hand is known; the winner
-    collects from all three other seats whether or not their hands are known.  ``collects``
-    marks hands that may not collect from other losers (dead hands).
-    """
-    return settle_hand_net(scores, winner, east_double=east_double, collects=collects)[0]
-
-
 def settle_hand_net(
     scores: dict[str, int],
     winner: str | None,
@@ -108,7 +92,12 @@ def settle_hand_net(
     east_double: bool = True,
     collects: dict[str, bool] | None = None,
 ) -> tuple[list[Transfer], dict[str, int]]:
-    """:func:`settle_hand` and the :func:`net` of its transfers, worked out together."""
+    """Transfers for an ordinary hand and the :func:`net` of them, worked out together.
+
+    ``scores`` holds the final (capped) score of every seat whose hand is known; the winner
+    collects from all three other seats whether or not their hands are known.  ``collects``
+    marks hands that may not collect from other losers (dead hands).
+    """
     if winner is None:
         return [], net([])  # a drawn hand is not scored between players
     payments, rows = settle_hand_json(scores, winner, east_double, collects)
@@ -118,7 +107,7 @@ def settle_hand_net(
 def settle_hand_json(
     scores: dict[str, int], winner: str, east_double: bool = True, collects: dict[str, bool] | None = None
 ) -> tuple[dict[str, int], list[list]]:
-    """The :func:`net` and the transfers of :func:`settle_hand` for a hand with a winner, the
+    """The :func:`net` and the transfers of :func:`settle_hand_net` for a hand with a winner, the
     transfers as lists (the JSON rows of a result that is written out straight away)."""
     score = scores[winner]
     payments, transfers = winner_only_json(winner, score, east_double)

@@ -40,19 +40,6 @@ BONUS_TILE_POINTS: Final = 4
 WINNER_DOUBLES: Final = {"one-suit-with-honours": 1, "all-one-suit": 3, "terminals-and-honours": 1, "robbing-kong": 1}
 FOUR_OF_A_KIND_BONUS_DOUBLES: Final = 3  # four flowers or four seasons
 
-LIMIT_HANDS: Final = (
-    "A-all-winds-and-dragons",
-    "B-three-winds-pair-fourth",
-    "C-original-hand",
-    "D-east-first-discard",
-    "E-all-ones-and-nines",
-    "F-three-dragons",
-    "G-concealed-pungs",
-    "H-thirteen-odd-majors",
-    "I-calling-nine-tiles",
-    "J-east-13th-consecutive",
-)
-
 
 def limit(params: dict) -> int:
     value = params.get("limit")

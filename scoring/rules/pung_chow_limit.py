@@ -62,16 +62,6 @@ OWN_WIND_IN_OWN_ROUND_PAIR: Final = 4
 WASH_PAYMENTS: Final = {9: 50, 10: 70, 11: 100, 12: 150, 13: 200}  # different heads -> from each player (2.3)
 WASH_HEADS: Final = min(WASH_PAYMENTS)
 
-LIMIT_HANDS: Final = (
-    "single-heads",
-    "heads-sets-only",
-    "four-winds",
-    "three-winds-pair-fourth",
-    "four-kongs",
-    "east-original-hand",
-    "three-dragons",
-)
-
 
 def mj_bonus(params: dict) -> int:
     return int(params.get("mj_bonus") or 10)
