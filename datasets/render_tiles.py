@@ -730,14 +730,3 @@ def render_tile(code: str, style: TileStyle, rng: np.random.Generator, size=(48,
         img.paste(face, (rim, rim), mask)
     out = img.resize((w, h), Image.LANCZOS)
     return np.ascontiguousarray(np.asarray(out)[:, :, ::-1])
-
-
-def contact_sheet(style: TileStyle, rng: np.random.Generator, size=(48, 64), codes=CLASSES) -> np.ndarray:
-    """All `codes` of one style in a grid (9 per row), for checking a style by eye."""
-    tiles = [render_tile(c, style, rng, size) for c in codes]
-    rows = []
-    for i in range(0, len(tiles), 9):
-        row = tiles[i:i + 9]
-        row += [np.zeros_like(tiles[0])] * (9 - len(row))
-        rows.append(np.concatenate([np.pad(t, ((2, 2), (2, 2), (0, 0))) for t in row], axis=1))
-    return np.concatenate(rows, axis=0)
