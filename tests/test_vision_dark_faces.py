@@ -278,3 +278,42 @@ def test_a_dark_sets_short_row_is_looked_along_in_the_negative_and_in_the_photo(
     recognize_module._placed(None, table.image, quads, None,
                              negative=cv2.bitwise_not(table.image) if negative else None)
     assert looked_in == (["negative", "photo"] if negative else ["photo"])
+
+
+def test_the_lightness_negative_turns_a_dark_face_pale_and_keeps_each_marks_colour():
+    """A light red mark on a dark olive face: in the photo's negative it is teal on lilac, in the
+    lightness's negative a darker red on a pale face (vision.recognize._lightness_negative)."""
+    recognize_module = importlib.import_module("vision.recognize")
+    img = np.zeros((8, 16, 3), np.uint8)
+    img[:, :8] = (40, 70, 75)     # BGR: a dark olive face
+    img[:, 8:] = (110, 120, 245)  # BGR: a light red mark
+    out = recognize_module._lightness_negative(img).astype(int)
+    face, mark = out[0, 0], out[0, 12]
+    assert face.mean() > 150 and mark.mean() < face.mean() - 40
+    assert mark[2] > mark[1] + 40 and mark[2] > mark[0] + 40  # still red
+
+
+def test_a_dark_set_is_read_in_its_lightness_negative_when_that_reading_is_surer():
+    """Seed 16's dark table at 2000x1500: read in the photo's negative, where light red marks turn
+    teal and light green ones magenta, its red dragons were read as green ones, a green dragon as
+    a season and as 1m, a 1m as a green dragon, and the table was laid out and scored wrong.
+    Read in the lightness's negative too, the surer reading kept, every tile reads right and the
+    table scores as dealt."""
+    from scoring import score_table
+    from vision import build_case
+
+    recognize_module = importlib.import_module("vision.recognize")
+    table = make_table(np.random.default_rng(16), (2000, 1500), dark=True)
+    rec = recognize_module.recognize(table.image)
+    centres = np.array([np.mean(np.array(t["quad"]), axis=0) for t in table.tiles])
+    read = sorted(table.tiles[int(np.argmin(np.linalg.norm(centres - t.quad.center, axis=1)))]["code"] + ">" + t.code
+                  for t in rec.tiles)
+    assert len(rec.tiles) == len(table.tiles)
+    assert read == sorted(t["code"] + ">" + t["code"] for t in table.tiles)
+    winner = next(h for h in table.case["hands"] if h["winner"])
+    got = score_table(build_case(rec, {"ruleset": table.case["ruleset"], "winner": winner["seat"],
+                                       "win_by": winner["win_by"]}))
+    want = score_table(table.case)
+    got.pop("id", None)
+    want.pop("id", None)
+    assert got == want
