@@ -1880,6 +1880,116 @@ def test_a_lone_tile_apart_kept_as_the_only_winning_tile_is_left_out_once_anothe
     left_out()
 
 
+def west_holds_two_2s(recognition):
+    """West holding another 2s (its 1s read as one) and its winning 2s taken for a season
+    (read_as_a_season): 13 tiles and a Summer read as 2s."""
+    recognition["seats"]["W"]["concealed"] = "56667789p223333s"
+    next(t for t in recognition["tiles"] if t["seat"] == "W" and t["code"] == "1s")["code"] = "2s"
+    read_as_a_season(recognition, "W", "2s")
+
+
+def winning_tiles(hands: list[dict]) -> list[str | None]:
+    """The winner's winning tile in a table's hands (the cases sent and built)."""
+    return [h["winning_tile"] for h in hands if h["winner"]]
+
+
+def test_a_copy_of_its_kind_marked_after_another_kind_takes_a_tile_taken_for_a_season_again(server, page):
+    """West's 2s taken for a season (west_holds_two_2s) is taken as West's winning tile once West is
+    chosen; a person marking the 9p puts it back among the flowers; marking West's other 2s then
+    names its kind, and `mjscore photo` with the 2s named takes the tile read as 2s out of the
+    flowers (vision/extras.py winning_tile_read_as_bonus): so does the page, the mark staying on the
+    copy the person marked, with the page's warning; the table sent, its winning tile too, is
+    build_case's.  A reload keeps it so."""
+    answer = {}
+
+    def edit(recognition):
+        west_holds_two_2s(recognition)
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, edit, "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
+    tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
+    copy = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
+    nine = page.locator(f'{concealed}[data-code="9p"]').get_attribute("data-id")
+    said = page.locator("#warnings li")
+    page.select_option("#winner", "W")
+    assert tile_location(page, tile_id) == ["W", "concealed"]
+    mark_winning_tile(page, nine)
+    assert tile_location(page, tile_id) == ["W", "bonus"] and page.locator(concealed).count() == 13
+
+    def taken_again():
+        assert tile_location(page, tile_id) == ["W", "concealed"] and page.locator(bonus).count() == 0
+        assert page.get_attribute(f'#hands button.tile[data-id="{tile_id}"]', "data-code") == "2s"
+        assert page.locator(concealed).count() == 14
+        assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [copy]
+        assert said.count() == 1 and said.inner_text().startswith(
+            "West won holding 13 tiles without the tile laid apart from the sets: read as 2 Bamboo (55%)")
+
+    mark_winning_tile(page, copy)
+    taken_again()
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "2s"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["2s"]
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    taken_again()
+
+
+@pytest.mark.parametrize("how", ["West chosen first", "the mark names West"])
+def test_the_kind_marked_picks_the_winners_tile_out_of_two_taken_for_seasons(server, page, how):
+    """West holding 13 with two tiles taken for seasons, one read as 2s, one as 9m: choosing West
+    takes neither (which won is not known); a person marking West's 2s as the winning tile, with
+    West chosen or naming West the winner by the mark (North chosen before), names its kind, and
+    `mjscore photo` with the 2s named takes the one read as 2s (winning_tile_read_as_bonus): so
+    does the page, the mark staying on the person's 2s, the tile read as 9m left a season; the
+    table sent is build_case's.  The 9p marked instead puts it back, as build_case with the 9p
+    named takes neither."""
+    answer = {}
+
+    def edit(recognition):
+        west_holds_two_2s(recognition)
+        read_as_a_season(recognition, "W", "9m", [700.0, 60.0, 730.0, 100.0])
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, edit, "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
+    seasons = page.locator(bonus).evaluate_all("bs => bs.map(b => b.dataset.id)")
+    copy = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
+    nine = page.locator(f'{concealed}[data-code="9p"]').get_attribute("data-id")
+    assert len(seasons) == 2 and page.locator(concealed).count() == 13
+    page.select_option("#winner", "W" if how == "West chosen first" else "N")
+    assert page.locator(bonus).evaluate_all("bs => bs.map(b => b.dataset.id)") == seasons
+    assert page.locator("#hands button.tile.winning").count() == 0
+
+    mark_winning_tile(page, copy)
+    assert page.input_value("#winner") == "W"
+    taken = [i for i in seasons if tile_location(page, i) == ["W", "concealed"]]
+    assert len(taken) == 1 and page.get_attribute(f'#hands button.tile[data-id="{taken[0]}"]', "data-code") == "2s"
+    assert page.locator(bonus).evaluate_all("bs => bs.map(b => b.dataset.code)") == ["f6"]
+    assert page.locator(concealed).count() == 14
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [copy]
+    assert any(w.startswith("West won holding 13 tiles") for w in page.locator("#warnings li").all_inner_texts())
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "2s"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["2s"]
+
+    mark_winning_tile(page, nine)
+    assert sorted(page.locator(bonus).evaluate_all("bs => bs.map(b => b.dataset.id)")) == sorted(seasons)
+    assert page.locator(concealed).count() == 13
+    scored = len(sent)
+    score(page)
+    assert len(sent) == scored + 1
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "9p"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["9p"]
+
+
 def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(server, page):
     """A tile of South's concealed run read surely face down is in no hand of the recogniser's
     answer (vision/hands.py: "South: tile 2 of the concealed tiles is face down", South holding

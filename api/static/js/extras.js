@@ -11,23 +11,26 @@ import { leftOutNear, locate, meldKind } from "./model.js";
 
 export { wonFromBonus, heldCount, winningTileMarked, winnerChanged, winByChanged };
 
-// a winner with no winning tile marked, holding 13 tiles, with one tile among its flowers and
-// seasons that the recogniser read as a suit or honour tile (its likeliest reading) and took for a
-// flower or season only because it lies by itself apart from the sets, where they lie (as its
-// warning of kind "bonus-apart" says), laid its winning tile so: as `mjscore photo` takes it
-// (vision/extras.py winning_tile_read_as_bonus), that tile, the only such one, not lying sideways,
-// and neither moved nor read by a person, goes into the winner's concealed tiles with its likeliest
-// reading (what the recogniser answered kept as `read`), marked as the winning tile.  `wonFromBonus`
-// keeps where it was and what it was, to put it back when the winner changes (winnerChanged) or a
-// person marks another winning tile (winningTileMarked)
-function takeTileReadAsBonus(wind) {
+// a winner holding 13 tiles, with one tile among its flowers and seasons that the recogniser read
+// as a suit or honour tile (its likeliest reading) and took for a flower or season only because it
+// lies by itself apart from the sets, where they lie (as its warning of kind "bonus-apart" says),
+// laid its winning tile so: as `mjscore photo` takes it (vision/extras.py
+// winning_tile_read_as_bonus), that tile, the only such one, not lying sideways, and neither moved
+// nor read by a person, goes into the winner's concealed tiles with its likeliest reading (what the
+// recogniser answered kept as `read`).  With no winning tile marked (`named` null) it is marked as
+// the winning tile; with one a person marked, only a tile whose likeliest reading is the marked
+// tile's kind (`named`) is taken, as `mjscore photo` takes one for the winning tile named, and the
+// mark stays where the person put it (the kind it names is the same).  `wonFromBonus` keeps where
+// it was and what it was, to put it back when the winner changes (winnerChanged) or a person marks
+// a winning tile of another kind (winningTileMarked)
+function takeTileReadAsBonus(wind, named = null) {
   const pos = posOfWind(wind, $("#camera_seat").value);
   const seat = model.seats[pos];
   const taken = seat.bonus.filter((id) => {
     const tile = model.tiles.get(id);
     const first = (tile.candidates || [])[0];
     return Boolean(BONUS_NAMES[tile.code] && first && !BONUS_NAMES[first[0]] && first[0] !== "back"
-      && !tile.sideways && !tile.moved && !tile.checked);
+      && !tile.sideways && !tile.moved && !tile.checked && (named === null || first[0] === named));
   });
   if (taken.length !== 1 || heldCount(seat) !== 13) return;
   const id = taken[0];
@@ -39,7 +42,19 @@ function takeTileReadAsBonus(wind) {
   // (not marked `apart`, which says where the recogniser found a tile: a tile a person reads here
   // is theirs, and no rule takes it out of the hand for another winner)
   Object.assign(tile, { code, read: tile.read || tile.code });
-  model.winning = id;
+  if (named === null) model.winning = id;
+}
+
+// a person's mark on a tile of the winner's hand (`wind`'s), kept or just made, names the
+// winning tile's kind as the winning tile named to `mjscore photo` does (vision/case.py
+// build_case): unless the hand was won as dealt (no winning tile), the winner laid one sideways
+// (build_case then takes none from the flowers), or a tile is already taken out of them, a tile
+// among the flowers read as that kind is taken into the hand (takeTileReadAsBonus), the mark left
+// on the person's tile
+function takeNamedTileReadAsBonus(wind, code) {
+  const seat = model.seats[posOfWind(wind, $("#camera_seat").value)];
+  if (model.dealtComplete || seat.concealed.some((i) => model.tiles.get(i).sideways || wonFromBonus(i))) return;
+  takeTileReadAsBonus(wind, code);
 }
 
 // a tile the page took as the winner's winning tile out of its flowers (takeTileReadAsBonus) that
@@ -132,20 +147,22 @@ function leaveOutExtra(pos, winner) {
   if (model.winning === id) model.winning = copies.find((i) => i !== id);
 }
 
-// a person marked a tile of the winner's hand as its winning tile in place of another (the
-// picker's "winning tile"): what the page did for the tile marked before is undone as
-// `mjscore photo` undoes it for a winning tile named (vision/case.py build_case).  A tile the page
-// took out of the flowers as the winning tile goes back among them (putBackTileReadAsBonus) unless
-// the tile marked is of its kind (winning_tile_read_as_bonus takes it then too); the hand's lone
-// tile laid apart, kept in it only as the winning tile's one copy, is left out of a hand full
-// without it (leaveOutExtra)
+// a person marked a tile of the winner's hand as its winning tile (the picker's "winning tile"):
+// the page does what `mjscore photo` does with that tile's kind named as the winning tile
+// (vision/case.py build_case).  A tile the page took out of the flowers as the winning tile goes
+// back among them (putBackTileReadAsBonus) unless the tile marked is of its kind
+// (winning_tile_read_as_bonus takes it then too); a tile among the flowers read as the kind marked
+// is taken into the hand (takeNamedTileReadAsBonus); and the hand's lone tile laid apart, kept in it
+// only as the winning tile's one copy, is left out of a hand full without it (leaveOutExtra)
 function winningTileMarked(id, before) {
   const code = model.tiles.get(id).code;
   for (const tile of model.tiles.values()) {
     if (tile.wonFromBonus && tile.id !== id && tile.code !== code) putBackTileReadAsBonus(tile);
   }
   const where = locate(id);
-  if (before !== null && before !== id && where && where.pos !== null && loneTileApart(where.pos) === before) {
+  if (!where || where.pos === null) return;
+  takeNamedTileReadAsBonus(windAt(where.pos), code);
+  if (before !== null && before !== id && loneTileApart(where.pos) === before) {
     leaveOutExtra(where.pos, $("#winner").value);
   }
 }
@@ -154,9 +171,10 @@ function winningTileMarked(id, before) {
 // waits, unmoved, goes back where it was in its hand, and a tile it took out of the flowers as the
 // winning tile (takeTileReadAsBonus) that no person has touched goes back among them as the
 // flower or season it was read as; then, as `mjscore photo` takes the table (vision/case.py
-// build_case), the winner's winning tile (one lying sideways, else one taken for a flower, else
-// one laid apart; none of the last two for a hand won as dealt), then the tiles a full hand leaves
-// out
+// build_case), the winner's winning tile (a person's mark on a tile of the winner's hand kept, with
+// a tile among the flowers read as its kind taken into the hand; else one lying sideways, else one
+// taken for a flower, else one laid apart; none taken from the flowers or laid apart for a hand won
+// as dealt), then the tiles a full hand leaves out
 function winnerChanged() {
   const winner = $("#winner").value;
   for (const tile of model.tiles.values()) {
@@ -177,6 +195,9 @@ function winnerChanged() {
   const where = model.winning && locate(model.winning);
   if (model.winning && (!where || where.pos === null || windAt(where.pos) !== winner)) model.winning = null;
   if (!model.winning) markTileLaidSideways(winner);
+  // a mark a person put on a tile of this winner's hand stays, and names its kind (one lying
+  // sideways, marked again just now, takes none: build_case takes none then)
+  if (model.winning) takeNamedTileReadAsBonus(winner, model.tiles.get(model.winning).code);
   if (!model.winning && !model.dealtComplete) takeTileReadAsBonus(winner);
   if (!model.winning && !model.dealtComplete) markTileLaidApart(winner);
   leaveOutExtras(winner);
