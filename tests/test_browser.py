@@ -1990,6 +1990,49 @@ def test_the_kind_marked_picks_the_winners_tile_out_of_two_taken_for_seasons(ser
     assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["9p"]
 
 
+def west_lays_1z_apart(answer: dict):
+    """An edit of the example's answer (answer_from_truth): West holds its 14 and a 1z laid by
+    itself apart, no tile lying sideways; the answer is kept in `answer`."""
+    def edit(recognition):
+        for hand in recognition["seats"].values():
+            hand["winning_tile"] = None
+        k = lay_apart(recognition, "W", "1z", [700.0, 60.0, 730.0, 100.0])
+        recognition["warnings"] = [WEST_APART_WARNING]
+        recognition["warning_tiles"] = [[k]]
+        recognition["warning_kinds"] = ["apart"]
+        answer.update(recognition)
+    return edit
+
+
+def test_a_lone_tile_apart_is_left_out_once_another_is_marked_after_its_mark_was_taken_off(server, page):
+    """West's 1z laid apart marked as the winning tile (kept, the only copy); the mark then taken
+    off it, and West's 2s marked: the 1z is left out of West's hand, full without it, as
+    `mjscore photo` with the 2s named leaves it out (vision/extras.py drop_extra_tiles), whatever
+    tile was marked before; the table sent is build_case's."""
+    answer = {}
+    case, west, winner, sent = upload_with_answer(page, server, west_lays_1z_apart(answer), "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    tile_id = page.locator(f'{concealed}[data-code="1z"]').get_attribute("data-id")
+    two = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
+    mark_winning_tile(page, tile_id)
+    assert page.input_value("#winner") == "W" and page.locator(concealed).count() == 15
+    page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
+    page.wait_for_selector("#picker[open]")
+    page.uncheck("#picker-winning")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#picker:not([open])", state="attached")
+    assert page.locator("#hands button.tile.winning").count() == 0 and page.locator(concealed).count() == 15
+
+    mark_winning_tile(page, two)
+    assert left_out_tiles(page, "W") == [[tile_id, "1z"]] and page.locator(concealed).count() == 14
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [two]
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"], "winning_tile": "2s"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"]) == normalised(case["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["2s"]
+
+
 def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(server, page):
     """A tile of South's concealed run read surely face down is in no hand of the recogniser's
     answer (vision/hands.py: "South: tile 2 of the concealed tiles is face down", South holding

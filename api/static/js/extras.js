@@ -153,8 +153,9 @@ function leaveOutExtra(pos, winner) {
 // back among them (putBackTileReadAsBonus) unless the tile marked is of its kind
 // (winning_tile_read_as_bonus takes it then too); a tile among the flowers read as the kind marked
 // is taken into the hand (takeNamedTileReadAsBonus); and the hand's lone tile laid apart, kept in it
-// only as the winning tile's one copy, is left out of a hand full without it (leaveOutExtra)
-function winningTileMarked(id, before) {
+// only as the winning tile's one copy (whether or not its mark was taken off it since), is left
+// out of a hand full without it (leaveOutExtra, which checks all that itself)
+function winningTileMarked(id) {
   const code = model.tiles.get(id).code;
   for (const tile of model.tiles.values()) {
     if (tile.wonFromBonus && tile.id !== id && tile.code !== code) putBackTileReadAsBonus(tile);
@@ -162,9 +163,7 @@ function winningTileMarked(id, before) {
   const where = locate(id);
   if (!where || where.pos === null) return;
   takeNamedTileReadAsBonus(windAt(where.pos), code);
-  if (before !== null && before !== id && loneTileApart(where.pos) === before) {
-    leaveOutExtra(where.pos, $("#winner").value);
-  }
+  leaveOutExtra(where.pos, $("#winner").value);
 }
 
 // who won changed: each tile the page left out for the winner before (leaveOutExtras) that still

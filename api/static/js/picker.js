@@ -162,13 +162,12 @@ function setupPicker() {
   });
   $("#picker-winning").addEventListener("change", (e) => {
     if (!picking || !picking.id) return;
-    const before = model.winning;
     model.winning = e.target.checked ? picking.id : (model.winning === picking.id ? null : model.winning);
     if (e.target.checked) {
       const where = locate(picking.id);
       // another winner: winnerChanged undoes what the page did for the last and does it anew
       if (where && where.pos !== null && windAt(where.pos) !== $("#winner").value) chooseWinner(windAt(where.pos));
-      else winningTileMarked(picking.id, before);
+      else winningTileMarked(picking.id);
     }
     changed();
   });
