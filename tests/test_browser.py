@@ -2033,6 +2033,40 @@ def test_a_lone_tile_apart_is_left_out_once_another_is_marked_after_its_mark_was
     assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["2s"]
 
 
+def test_a_mark_keeps_no_lone_tile_apart_in_a_hand_won_as_dealt(server, page):
+    """West's 1z laid apart marked as the winning tile is kept in West's hand (the only copy);
+    a hand won as dealt (original hand) has no winning tile, and build_case, naming none, leaves
+    the 1z out of West's hand, full without it: so does the page once that is chosen as how West
+    won, the mark taken off, the table sent build_case's.  Won otherwise again, the 1z is back in
+    the hand with the mark the person put on it."""
+    answer = {}
+    case, west, winner, sent = upload_with_answer(page, server, west_lays_1z_apart(answer), "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    tile_id = page.locator(f'{concealed}[data-code="1z"]').get_attribute("data-id")
+    mark_winning_tile(page, tile_id)
+    assert page.input_value("#winner") == "W" and page.locator(concealed).count() == 15
+
+    page.select_option("#win_by", "original-hand")
+    assert left_out_tiles(page, "W") == [[tile_id, "1z"]] and page.locator(concealed).count() == 14
+    assert page.locator("#hands button.tile.winning").count() == 0
+    score(page)
+    for named in ({}, {"winning_tile": "1z"}):
+        cli = photo_case(answer, {"winner": "W", "win_by": "original-hand", **named})
+        assert normalised(sent[-1]["hands"]) == normalised(cli["hands"]) == normalised(case["hands"])
+        assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == [None]
+
+    page.select_option("#win_by", "discard")
+    assert not left_out_tiles(page, "W") and tile_location(page, tile_id) == ["W", "concealed"]
+    assert page.locator(concealed).count() == 15
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+    scored = len(sent)
+    score(page)
+    assert len(sent) == scored + 1
+    cli = photo_case(answer, {"winner": "W", "win_by": "discard", "winning_tile": "1z"})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["1z"]
+
+
 def test_a_face_down_tile_of_a_run_waits_beside_its_hand_until_read_and_moved(server, page):
     """A tile of South's concealed run read surely face down is in no hand of the recogniser's
     answer (vision/hands.py: "South: tile 2 of the concealed tiles is face down", South holding

@@ -134,17 +134,22 @@ function leaveOutExtra(pos, winner) {
   if (id === null || heldCount(seat) !== full + 1) return;
   const tile = model.tiles.get(id);
   const copies = seat.concealed.filter((i) => model.tiles.get(i).code === tile.code);
-  const winsAlone = seat.concealed.includes(model.winning) && model.tiles.get(model.winning).code === tile.code
-    && copies.length === 1;
+  // (a hand won as dealt has no winning tile: a mark keeps no tile in it, as build_case names none)
+  const winsAlone = !model.dealtComplete && seat.concealed.includes(model.winning)
+    && model.tiles.get(model.winning).code === tile.code && copies.length === 1;
   const pungs = seat.melds.filter((m) => meldKind(m) === "pung")
     .map((m) => m.ids.map((i) => model.tiles.get(i).code).find((c) => c !== "back"));
   if (tile.sideways || tile.moved || winsAlone || pungs.includes(tile.code)) return;
   const at = seat.concealed.indexOf(id);
   seat.concealed.splice(at, 1);
   model.unplaced.push(id);
-  Object.assign(tile, { near: pos, leftOut: { at, full } });
-  // the winning tile is a kind: its mark goes to the copy that stays
-  if (model.winning === id) model.winning = copies.find((i) => i !== id);
+  // the winning tile is a kind: its mark goes to the copy that stays.  With none (only a hand won
+  // as dealt, which has no winning tile, leaves out its one copy) the mark is taken off, kept with
+  // the tile (`marked`) to go back on it with it (winnerChanged) if the hand was won otherwise
+  const copy = copies.find((i) => i !== id);
+  const marked = model.winning === id && copy === undefined;
+  Object.assign(tile, { near: pos, leftOut: { at, full, ...(marked ? { marked } : {}) } });
+  if (model.winning === id) model.winning = copy === undefined ? null : copy;
 }
 
 // a person marked a tile of the winner's hand as its winning tile (the picker's "winning tile"):
@@ -167,9 +172,10 @@ function winningTileMarked(id) {
 }
 
 // who won changed: each tile the page left out for the winner before (leaveOutExtras) that still
-// waits, unmoved, goes back where it was in its hand, and a tile it took out of the flowers as the
-// winning tile (takeTileReadAsBonus) that no person has touched goes back among them as the
-// flower or season it was read as; then, as `mjscore photo` takes the table (vision/case.py
+// waits, unmoved, goes back where it was in its hand (with the winning tile's mark it had, when no
+// other tile is marked), and a tile it took out of the flowers as the winning tile
+// (takeTileReadAsBonus) that no person has touched goes back among them as the flower or season it
+// was read as; then, as `mjscore photo` takes the table (vision/case.py
 // build_case), the winner's winning tile (a person's mark on a tile of the winner's hand kept, with
 // a tile among the flowers read as its kind taken into the hand; else one lying sideways, else one
 // taken for a flower, else one laid apart; none taken from the flowers or laid apart for a hand won
@@ -181,6 +187,7 @@ function winnerChanged() {
     const concealed = model.seats[tile.near].concealed;
     model.unplaced.splice(model.unplaced.indexOf(tile.id), 1);
     concealed.splice(Math.min(tile.leftOut.at, concealed.length), 0, tile.id);
+    if (tile.leftOut.marked && !model.winning) model.winning = tile.id;
     delete tile.near;
     delete tile.leftOut;
   }
