@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
-from fastapi import Body, FastAPI, File, Form, Query, UploadFile
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi import Body, FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import Field, ValidationError
@@ -83,6 +84,10 @@ async def security_headers(request, call_next):
             "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
             "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
         )
+        # the page and its files are asked for again each time (a 304 when unchanged: their ETag
+        # and Last-Modified), never reused unasked: after an upgrade a browser would otherwise run
+        # an old index.html, or mix old script modules with new ones that import what they lack
+        response.headers.setdefault("Cache-Control", "no-cache")
     return response
 
 
@@ -105,12 +110,17 @@ async def _read_upload(upload: UploadFile, what: str = "image") -> bytes:
 
 # --------------------------------------------------------------------------- page and health
 
+_static = StaticFiles(directory=STATIC)
+
+
 @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-async def index() -> FileResponse:
-    return FileResponse(STATIC / "index.html", media_type="text/html")
+async def index(request: Request) -> Response:
+    """The page, answered as its static files are: a 304 when the browser's copy is current."""
+    page = STATIC / "index.html"
+    return _static.file_response(page, await asyncio.to_thread(os.stat, page), request.scope)
 
 
-app.mount("/static", StaticFiles(directory=STATIC), name="static")
+app.mount("/static", _static, name="static")
 
 
 @app.head("/healthz", include_in_schema=False)  # uptime monitors ask with HEAD

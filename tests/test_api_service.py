@@ -72,6 +72,27 @@ def test_security_headers_on_the_page():
         assert client.get("/static/../app.py").status_code == 404
 
 
+def test_the_page_and_its_files_are_asked_for_again_each_time_and_cheaply():
+    """After an upgrade a browser must not run a copy of the page it kept (an old index.html
+    asking for a script that is gone) or mix kept script modules with new ones: the page and its
+    static files say `Cache-Control: no-cache` (the browser asks each time), and a copy still
+    current is answered 304, with no body, by its ETag or Last-Modified; the JSON API's answers
+    are left as they were."""
+    with TestClient(app) as client:
+        for path in ("/", "/static/js/main.js", "/static/js/extras.js", "/static/style.css", "/static/example.jpg"):
+            response = client.get(path)
+            assert response.status_code == 200 and response.headers["cache-control"] == "no-cache", path
+            for asked in ({"If-None-Match": response.headers["etag"]},
+                          {"If-Modified-Since": response.headers["last-modified"]}):
+                again = client.get(path, headers=asked)
+                assert again.status_code == 304 and again.content == b"", (path, asked)
+                assert again.headers["cache-control"] == "no-cache" and again.headers["etag"] == response.headers["etag"]
+            assert client.get(path, headers={"If-None-Match": '"another"'}).content == response.content
+        assert client.head("/").headers["cache-control"] == "no-cache"
+        assert client.get("/static/app.js").headers["cache-control"] == "no-cache"  # gone: asked again
+        assert "cache-control" not in client.get("/healthz").headers
+
+
 def test_the_page_and_its_headers_under_a_root_path():
     """Behind a web server serving mjscore at /mahjong/ (`mjscore serve --root-path /mahjong`):
     the page keeps its security headers, and everything it links (relative, never from the
@@ -84,6 +105,8 @@ def test_the_page_and_its_headers_under_a_root_path():
     with TestClient(app, root_path="/mahjong") as client:
         page = client.get("/mahjong/")
         assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+        assert page.headers["cache-control"] == "no-cache"
+        assert client.get("/mahjong/", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
         scripts: dict[str, str] = {}
         todo = re.findall(r'<script type="module" src="([^"]+)"', page.text)
         assert todo == ["static/js/main.js"], todo
@@ -93,6 +116,7 @@ def test_the_page_and_its_headers_under_a_root_path():
                 continue
             script = client.get(urljoin("http://club.example/mahjong/", link)[len("http://club.example"):])
             assert script.status_code == 200 and "default-src 'self'" in script.headers["content-security-policy"]
+            assert script.headers["cache-control"] == "no-cache", link
             assert script.headers["content-type"].split(";")[0] in {"text/javascript", "application/javascript"}, link
             scripts[link] = script.text
             todo += [urljoin(link, module) for module in re.findall(r'from "(\./[^"]+)"', script.text)]
