@@ -1593,6 +1593,18 @@ def read_as_a_season(recognition, seat: str, code: str, box: list[float] | None 
     return k
 
 
+def upload_west_winning_on_a_season(page, server):
+    """The example photo uploaded with West's 2s read as a season (read_as_a_season, no winner
+    chosen yet): (the recognition answer sent, then upload_with_answer's four)."""
+    answer = {}
+
+    def west_wins_on_a_season(recognition):
+        read_as_a_season(recognition, "W", "2s")
+        answer.update(recognition)
+
+    return (answer, *upload_with_answer(page, server, west_wins_on_a_season, "W"))
+
+
 def test_a_winning_tile_taken_for_a_season_is_the_winning_tile_once_the_winner_is_chosen(server, page):
     """West laid its winning 2s (the example's sideways tile) by itself apart from the sets, read
     unsurely and taken for a season (read_as_a_season), so West holds 13 and a Summer and no tile
@@ -1602,13 +1614,7 @@ def test_a_winning_tile_taken_for_a_season_is_the_winning_tile_once_the_winner_i
     the true one, which build_case makes of the same answer (vision/extras.py
     winning_tile_read_as_bonus).  A reload keeps it so, once; another winner puts it back as the
     Summer; a tile a person has read stays where it is whoever wins."""
-    answer = {}
-
-    def west_wins_on_a_season(recognition):
-        read_as_a_season(recognition, "W", "2s")
-        answer.update(recognition)
-
-    case, west, winner, sent = upload_with_answer(page, server, west_wins_on_a_season, "W")
+    answer, case, west, winner, sent = upload_west_winning_on_a_season(page, server)
     assert winner["seat"] == "W" and winner["winning_tile"] == "2s"
     concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
     bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
@@ -1682,13 +1688,7 @@ def test_a_tile_taken_for_a_season_is_no_winning_tile_of_a_hand_dealt_complete(s
     for a season back as one nor marks one laid apart, and the page, mirroring it, puts West's
     tile taken as the winning tile back among its flowers when that is chosen as how West won
     (the table sent is build_case's), and takes it again when another way is."""
-    answer = {}
-
-    def west_wins_on_a_season(recognition):
-        read_as_a_season(recognition, "W", "2s")
-        answer.update(recognition)
-
-    case, west, winner, sent = upload_with_answer(page, server, west_wins_on_a_season, "W")
+    answer, case, west, winner, sent = upload_west_winning_on_a_season(page, server)
     bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
     tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
     page.select_option("#winner", "W")
@@ -1755,13 +1755,7 @@ def test_another_winning_tile_marked_puts_a_tile_taken_for_a_season_back(server,
     (vision/extras.py winning_tile_read_as_bonus): the table sent is build_case's with the 9p
     named.  A reload keeps it so.  Taken again (North, then West chosen) and read by a person, the
     tile is theirs: it stays in West's hand when the 9p is marked."""
-    answer = {}
-
-    def west_wins_on_a_season(recognition):
-        read_as_a_season(recognition, "W", "2s")
-        answer.update(recognition)
-
-    case, west, winner, sent = upload_with_answer(page, server, west_wins_on_a_season, "W")
+    answer, case, west, winner, sent = upload_west_winning_on_a_season(page, server)
     concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
     bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
     tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
@@ -1840,17 +1834,7 @@ def test_a_lone_tile_apart_kept_as_the_only_winning_tile_is_left_out_once_anothe
     it waits beside West's hand with the page's warning, the table sent is build_case's, and a
     reload keeps it so."""
     answer = {}
-
-    def west_lays_one_apart(recognition):
-        for hand in recognition["seats"].values():
-            hand["winning_tile"] = None
-        k = lay_apart(recognition, "W", "1z", [700.0, 60.0, 730.0, 100.0])
-        recognition["warnings"] = [WEST_APART_WARNING]
-        recognition["warning_tiles"] = [[k]]
-        recognition["warning_kinds"] = ["apart"]
-        answer.update(recognition)
-
-    case, west, winner, sent = upload_with_answer(page, server, west_lays_one_apart, "W")
+    case, west, winner, sent = upload_with_answer(page, server, west_lays_1z_apart(answer), "W")
     concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
     tile_id = page.locator(f'{concealed}[data-code="1z"]').get_attribute("data-id")
     two = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")

@@ -62,8 +62,6 @@ def test_dice_sticks_coins_and_chips_are_not_read_as_tiles(seed):
     check the pipeline finds several of them as tiles, with it none, every tile is still found
     and the table scores as dealt."""
     from datasets.synth_table import TruthClassifier
-    from scoring import score_table
-    from vision import build_case
 
     table = make_table(np.random.default_rng(seed), (1280, 960), props=True)
     clf = TruthClassifier(table.tiles)
@@ -76,6 +74,14 @@ def test_dice_sticks_coins_and_chips_are_not_read_as_tiles(seed):
     assert on_props(unchecked) >= 2
     rec = recognize(table.image, classifier=clf)
     assert on_props(rec) == 0 and len(rec.tiles) == len(table.tiles)
+    assert_scored_as_dealt(rec, table)
+
+
+def assert_scored_as_dealt(rec, table) -> None:
+    """The recognised table, told who won and how as dealt, scores as the table dealt."""
+    from scoring import score_table
+    from vision import build_case
+
     winner = next(h for h in table.case["hands"] if h["winner"])
     got = score_table(build_case(rec, {"ruleset": table.case["ruleset"], "winner": winner["seat"],
                                        "win_by": winner["win_by"]}))

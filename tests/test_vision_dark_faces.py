@@ -17,6 +17,7 @@ from vision.detect import TileFinds, find_tiles
 from vision.pyramid import Pyramid
 from vision.quad import TileQuad
 
+from test_tile_check import assert_scored_as_dealt
 from test_vision_detect import _recall
 
 SIZE = (1600, 1200)
@@ -299,9 +300,6 @@ def test_a_dark_set_is_read_in_its_lightness_negative_when_that_reading_is_surer
     a season and as 1m, a 1m as a green dragon, and the table was laid out and scored wrong.
     Read in the lightness's negative too, the surer reading kept, every tile reads right and the
     table scores as dealt."""
-    from scoring import score_table
-    from vision import build_case
-
     recognize_module = importlib.import_module("vision.recognize")
     table = make_table(np.random.default_rng(16), (2000, 1500), dark=True)
     rec = recognize_module.recognize(table.image)
@@ -310,10 +308,4 @@ def test_a_dark_set_is_read_in_its_lightness_negative_when_that_reading_is_surer
                   for t in rec.tiles)
     assert len(rec.tiles) == len(table.tiles)
     assert read == sorted(t["code"] + ">" + t["code"] for t in table.tiles)
-    winner = next(h for h in table.case["hands"] if h["winner"])
-    got = score_table(build_case(rec, {"ruleset": table.case["ruleset"], "winner": winner["seat"],
-                                       "win_by": winner["win_by"]}))
-    want = score_table(table.case)
-    got.pop("id", None)
-    want.pop("id", None)
-    assert got == want
+    assert_scored_as_dealt(rec, table)
