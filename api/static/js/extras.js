@@ -1,7 +1,8 @@
 // The rules of `mjscore photo` the page repeats for the tiles a person corrects, once the winner is
 // known (vision/case.py build_case, in its order, and vision/extras.py): the winning tile lying
 // sideways, taken back from the flowers, or laid apart; a lone tile apart left out of a hand full
-// without it; all undone when the winner changes or a person marks another winning tile
+// without it; all undone when the winner changes or a person marks another winning tile or
+// takes a mark off
 
 import { $ } from "./dom.js";
 import { BONUS_NAMES } from "./tiles.js";
@@ -9,7 +10,7 @@ import { posOfWind, windAt } from "./winds.js";
 import { model } from "./state.js";
 import { leftOutNear, locate, meldKind } from "./model.js";
 
-export { wonFromBonus, heldCount, winningTileMarked, winnerChanged, winByChanged };
+export { wonFromBonus, heldCount, winningTileMarked, winningTileUnmarked, winnerChanged, winByChanged };
 
 // a winner holding 13 tiles, with one tile among its flowers and seasons that the recogniser read
 // as a suit or honour tile (its likeliest reading) and took for a flower or season only because it
@@ -171,6 +172,14 @@ function winningTileMarked(id) {
   leaveOutExtra(where.pos, $("#winner").value);
 }
 
+// a person took the mark off a tile (the picker's "winning tile" unticked): what the mark did is
+// undone and the page does what `mjscore photo` does with no winning tile named (winnerChanged),
+// except that a rule taking that tile as the winning tile takes none (a tile taken out of the
+// flowers goes back among them)
+function winningTileUnmarked(id) {
+  winnerChanged(id);
+}
+
 // who won changed: each tile the page left out for the winner before (leaveOutExtras) that still
 // waits, unmoved, goes back where it was in its hand (with the winning tile's mark it had, when no
 // other tile is marked), and a tile it took out of the flowers as the winning tile
@@ -179,8 +188,9 @@ function winningTileMarked(id) {
 // build_case), the winner's winning tile (a person's mark on a tile of the winner's hand kept, with
 // a tile among the flowers read as its kind taken into the hand; else one lying sideways, else one
 // taken for a flower, else one laid apart; none taken from the flowers or laid apart for a hand won
-// as dealt), then the tiles a full hand leaves out
-function winnerChanged() {
+// as dealt; none if the one taken is `notWon`, a tile a person has just unmarked), then the tiles a
+// full hand leaves out
+function winnerChanged(notWon = null) {
   const winner = $("#winner").value;
   for (const tile of model.tiles.values()) {
     if (!tile.leftOut || leftOutNear(tile.id) === null) continue;
@@ -206,6 +216,10 @@ function winnerChanged() {
   if (model.winning) takeNamedTileReadAsBonus(winner, model.tiles.get(model.winning).code);
   if (!model.winning && !model.dealtComplete) takeTileReadAsBonus(winner);
   if (!model.winning && !model.dealtComplete) markTileLaidApart(winner);
+  if (notWon !== null && model.winning === notWon) {
+    putBackTileReadAsBonus(model.tiles.get(notWon));
+    model.winning = null;
+  }
   leaveOutExtras(winner);
 }
 

@@ -6,7 +6,7 @@ import { CLASSES, tileClass, tileLabel, tileName, tileShort } from "./tiles.js";
 import { WIND_NAMES, windAt } from "./winds.js";
 import { model, newTileId } from "./state.js";
 import { leftOutNear, locate } from "./model.js";
-import { winningTileMarked } from "./extras.js";
+import { winningTileMarked, winningTileUnmarked } from "./extras.js";
 import { changed } from "./table.js";
 import { focusOn, focusTile } from "./keyboard.js";
 
@@ -168,6 +168,8 @@ function setupPicker() {
       // another winner: winnerChanged undoes what the page did for the last and does it anew
       if (where && where.pos !== null && windAt(where.pos) !== $("#winner").value) chooseWinner(windAt(where.pos));
       else winningTileMarked(picking.id);
+    } else {
+      winningTileUnmarked(picking.id);
     }
     changed();
   });
