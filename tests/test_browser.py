@@ -878,7 +878,8 @@ def test_a_winning_tile_laid_by_itself_is_marked_when_the_winner_is_chosen(serve
 def test_the_winning_tile_lying_sideways_is_marked_again_when_its_player_is_chosen_again(server, page):
     """West's winning tile lies sideways: another winner takes its mark away, and West chosen
     again has it back, as `mjscore photo` takes a named winner's tile lying sideways for its
-    winning tile, and the table scores as the engine scores it."""
+    winning tile (a person taking the mark off leaves none), and the table scores as the engine
+    scores it."""
     def read_sideways(recognition):
         for tile, true in zip(recognition["tiles"], json.loads(TRUTH.read_text())["tiles"]):
             tile["sideways"] = bool(true.get("sideways"))
@@ -895,6 +896,10 @@ def test_the_winning_tile_lying_sideways_is_marked_again_when_its_player_is_chos
     assert marked.count() == 0
     page.select_option("#winner", winner["seat"])
     assert marked.evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+    # a person taking its mark off says it did not win: no tile is marked in its place
+    mark_winning_tile(page, tile_id, marked=False)
+    assert marked.count() == 0
+    mark_winning_tile(page, tile_id)
     page.select_option("#win_by", winner["win_by"])
     score(page)
     assert page.get_attribute("body", "data-state") == "scored"
@@ -1738,11 +1743,12 @@ def test_a_tile_taken_for_a_season_stays_one_unless_it_alone_makes_the_winners_h
     assert err.value.code == "no-winning-tile"
 
 
-def mark_winning_tile(page, tile_id: str) -> None:
-    """Tick "winning tile" in the picker of a tile on the page, as a person does."""
+def mark_winning_tile(page, tile_id: str, marked: bool = True) -> None:
+    """Tick "winning tile" in the picker of a tile on the page (untick it: `marked` false), as a
+    person does."""
     page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
     page.wait_for_selector("#picker[open]")
-    page.check("#picker-winning")
+    page.set_checked("#picker-winning", marked)
     page.keyboard.press("Escape")
     page.wait_for_selector("#picker:not([open])", state="attached")
 
@@ -1974,6 +1980,132 @@ def test_the_kind_marked_picks_the_winners_tile_out_of_two_taken_for_seasons(ser
     assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["9p"]
 
 
+def hands_shown(page) -> list[list[str]]:
+    """[id, code, seat (None: not placed), set] of every tile in the hands view, in order."""
+    return page.locator("#hands button.tile[data-id]").evaluate_all(
+        "bs => bs.map(b => [b.dataset.id, b.dataset.code, b.closest('article').dataset.seat || null,"
+        " b.closest('.set').dataset.set])")
+
+
+def asks_for_the_winning_tile(page, sent: list) -> None:
+    """Scoring asks which of West's tiles won, and sends nothing."""
+    scored = len(sent)
+    score(page)
+    assert "Mark the tile that won West the hand" in page.inner_text("#score-status") and len(sent) == scored
+
+
+def test_the_mark_taken_off_a_tile_taken_for_a_season_puts_it_back(server, page):
+    """West's 2s taken for a season (read_as_a_season) is taken as West's winning tile once West is
+    chosen; a person taking its mark off says it did not win: it goes back among West's flowers
+    and seasons as the Summer it was read as, where the recogniser put it, with the recogniser's
+    warning, West holding 13 and the page asking which tile won; a tile a person read elsewhere
+    stays as they read it.  A reload keeps it so."""
+    answer, case, west, winner, sent = upload_west_winning_on_a_season(page, server)
+    bonus = 'article[data-seat="W"] [data-set="bonus"] button.tile[data-id]'
+    tile_id = page.locator(f'{bonus}[data-code="f6"]').get_attribute("data-id")
+    north = page.locator('article[data-seat="N"] [data-set="concealed"] button.tile[data-id]').first
+    north_id = north.get_attribute("data-id")
+    kind = "7z" if north.get_attribute("data-code") != "7z" else "6z"
+    pick_tile(page, north, kind)
+    read = hands_shown(page)
+    said = page.locator("#warnings li")
+    recognised = said.all_inner_texts()
+    assert len(recognised) == 1 and recognised[0].startswith("West: tile 1 read as 2 Bamboo, taken as Summer")
+    page.select_option("#winner", "W")
+    page.select_option("#win_by", winner["win_by"])
+    assert tile_location(page, tile_id) == ["W", "concealed"]
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+
+    def put_back():
+        assert hands_shown(page) == read
+        assert page.locator("#hands button.tile.winning").count() == 0
+        assert said.all_inner_texts() == recognised
+        assert page.get_attribute(f'#hands button.tile[data-id="{north_id}"]', "data-code") == kind
+
+    mark_winning_tile(page, tile_id, marked=False)
+    put_back()
+    asks_for_the_winning_tile(page, sent)
+    page.reload()
+    page.wait_for_selector("body[data-state=recognized]")
+    put_back()
+
+
+def test_the_mark_taken_off_another_tile_takes_a_tile_taken_for_a_season_again(server, page):
+    """West's 2s taken for a season is West's winning tile once West is chosen; a person marking the
+    9p puts it back among the flowers (test_another_winning_tile_marked_puts_a_tile_taken_for_a_
+    season_back), and taking that mark off undoes it: the page takes the tile again as the
+    winning tile with its own warning, as `mjscore photo` does with no winning tile named, and the
+    table sent, its winning tile too, is build_case's."""
+    answer, case, west, winner, sent = upload_west_winning_on_a_season(page, server)
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    tile_id = page.locator('article[data-seat="W"] [data-set="bonus"] button.tile[data-code="f6"]').get_attribute(
+        "data-id")
+    nine = page.locator(f'{concealed}[data-code="9p"]').get_attribute("data-id")
+    page.select_option("#winner", "W")
+    taken = hands_shown(page)
+    said = page.locator("#warnings li")
+    warned = said.all_inner_texts()
+    assert tile_location(page, tile_id) == ["W", "concealed"] and warned[0].startswith("West won holding 13")
+    mark_winning_tile(page, nine)
+    assert tile_location(page, tile_id) == ["W", "bonus"]
+
+    mark_winning_tile(page, nine, marked=False)
+    assert hands_shown(page) == taken and said.all_inner_texts() == warned
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == [tile_id]
+    page.select_option("#win_by", winner["win_by"])
+    score(page)
+    assert page.get_attribute("body", "data-state") == "scored"
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"]})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"]) == normalised(case["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["2s"]
+
+
+@pytest.mark.parametrize("seasons", [1, 2])
+def test_the_mark_taken_off_a_kind_marked_undoes_what_it_took(server, page, seasons):
+    """West holding 13, another 2s among them, with its 2s taken for a season (west_holds_two_2s)
+    and, with two seasons, a 9m taken for one too.  A person marks West's other 2s, naming its kind,
+    and takes the mark off again: the page is as West chosen alone left it, what `mjscore photo`
+    makes with no winning tile named.  One season: the tile read as 2s taken and marked as the
+    winning tile (the table sent build_case's); two: both seasons among the flowers, no tile
+    marked, the page asking which tile won as build_case does."""
+    from vision import CaseError
+
+    answer = {}
+
+    def edit(recognition):
+        west_holds_two_2s(recognition)
+        if seasons == 2:
+            read_as_a_season(recognition, "W", "9m", [700.0, 60.0, 730.0, 100.0])
+        answer.update(recognition)
+
+    case, west, winner, sent = upload_with_answer(page, server, edit, "W")
+    concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
+    copy = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
+    page.select_option("#winner", "W")
+    page.select_option("#win_by", winner["win_by"])
+    chosen = hands_shown(page)
+    marked = page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)")
+    said = page.locator("#warnings li")
+    warned = said.all_inner_texts()
+    assert len(marked) == 2 - seasons
+    mark_winning_tile(page, copy)
+    assert page.locator(concealed).count() == 14
+
+    mark_winning_tile(page, copy, marked=False)
+    assert hands_shown(page) == chosen and said.all_inner_texts() == warned
+    assert page.locator("#hands button.tile.winning").evaluate_all("bs => bs.map(b => b.dataset.id)") == marked
+    if seasons == 2:
+        asks_for_the_winning_tile(page, sent)
+        with pytest.raises(CaseError) as err:
+            photo_case(answer, {"winner": "W", "win_by": winner["win_by"]})
+        assert err.value.code == "no-winning-tile"
+        return
+    score(page)
+    cli = photo_case(answer, {"winner": "W", "win_by": winner["win_by"]})
+    assert normalised(sent[-1]["hands"]) == normalised(cli["hands"])
+    assert winning_tiles(sent[-1]["hands"]) == winning_tiles(cli["hands"]) == ["2s"]
+
+
 def west_lays_1z_apart(answer: dict):
     """An edit of the example's answer (answer_from_truth): West holds its 14 and a 1z laid by
     itself apart, no tile lying sideways; the answer is kept in `answer`."""
@@ -1990,9 +2122,12 @@ def west_lays_1z_apart(answer: dict):
 
 def test_a_lone_tile_apart_is_left_out_once_another_is_marked_after_its_mark_was_taken_off(server, page):
     """West's 1z laid apart marked as the winning tile (kept, the only copy); the mark then taken
-    off it, and West's 2s marked: the 1z is left out of West's hand, full without it, as
-    `mjscore photo` with the 2s named leaves it out (vision/extras.py drop_extra_tiles), whatever
-    tile was marked before; the table sent is build_case's."""
+    off it: the 1z is left out of West's hand, full without it, and no tile is marked, as
+    `mjscore photo` with no winning tile named leaves it out and asks which tile won; West's 2s
+    then marked, it stays out, as `mjscore photo` with the 2s named leaves it out
+    (vision/extras.py drop_extra_tiles); the table sent is build_case's."""
+    from vision import CaseError
+
     answer = {}
     case, west, winner, sent = upload_with_answer(page, server, west_lays_1z_apart(answer), "W")
     concealed = 'article[data-seat="W"] [data-set="concealed"] button.tile[data-id]'
@@ -2000,12 +2135,13 @@ def test_a_lone_tile_apart_is_left_out_once_another_is_marked_after_its_mark_was
     two = page.locator(f'{concealed}[data-code="2s"]').get_attribute("data-id")
     mark_winning_tile(page, tile_id)
     assert page.input_value("#winner") == "W" and page.locator(concealed).count() == 15
-    page.locator(f'#hands button.tile[data-id="{tile_id}"]').click()
-    page.wait_for_selector("#picker[open]")
-    page.uncheck("#picker-winning")
-    page.keyboard.press("Escape")
-    page.wait_for_selector("#picker:not([open])", state="attached")
-    assert page.locator("#hands button.tile.winning").count() == 0 and page.locator(concealed).count() == 15
+    mark_winning_tile(page, tile_id, marked=False)
+    assert page.locator("#hands button.tile.winning").count() == 0
+    assert left_out_tiles(page, "W") == [[tile_id, "1z"]] and page.locator(concealed).count() == 14
+    asks_for_the_winning_tile(page, sent)
+    with pytest.raises(CaseError) as err:
+        photo_case(answer, {"winner": "W", "win_by": page.input_value("#win_by")})
+    assert err.value.code == "no-winning-tile"
 
     mark_winning_tile(page, two)
     assert left_out_tiles(page, "W") == [[tile_id, "1z"]] and page.locator(concealed).count() == 14
