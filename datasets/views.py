@@ -51,14 +51,22 @@ def view_box(box, m: np.ndarray) -> list[float]:
 
 
 #: the lights a photo is seen again under (relit): what a phone meets over a real table
-LIGHTS = ("dim", "light from one side", "warm cast", "hard shadow")
+LIGHTS = ("dim", "light from one side", "warm cast", "hard shadow", "glare")
+#: the glare: a lamp's reflection on the glossy faces, centred a little right of the photo's
+#: middle, where a table's tiles lie; at its centre a face keeps GLARE_KEPT of its contrast
+#: (each pixel moved 90% of the way to white), fading as a Gaussian GLARE_SPREAD of the photo's
+#: width and height across
+GLARE_CENTRE = (0.55, 0.5)
+GLARE_SPREAD = (0.12, 0.08)
+GLARE_KEPT = 0.1
 
 
 def relit(image: np.ndarray, light: str) -> np.ndarray:
     """`image` under another light: "dim" (under-exposed to 45%), "light from one side" (from 35%
-    at the left edge to 115% at the right), "warm cast" (a tungsten bulb: blue 70%, red 110%) or
+    at the left edge to 115% at the right), "warm cast" (a tungsten bulb: blue 70%, red 110%),
     "hard shadow" (the right part of the photo, past a slanted edge, at 50%, as a player's arm
-    or the lamp's shade casts it)."""
+    or the lamp's shade casts it) or "glare" (a lamp's reflection washing the middle of the photo
+    towards white: GLARE_CENTRE, GLARE_SPREAD, GLARE_KEPT)."""
     img = image.astype(np.float32)
     h, w = img.shape[:2]
     if light == "dim":
@@ -70,6 +78,11 @@ def relit(image: np.ndarray, light: str) -> np.ndarray:
     elif light == "hard shadow":
         ys, xs = np.mgrid[0:h, 0:w]
         img[xs > 0.45 * w + 0.3 * (ys - h / 2)] *= 0.5
+    elif light == "glare":  # light added, not multiplied: marks fade towards white
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        (cx, cy), (sx, sy) = GLARE_CENTRE, GLARE_SPREAD
+        washed = (1 - GLARE_KEPT) * np.exp(-(((xs - cx * w) / (sx * w)) ** 2 + ((ys - cy * h) / (sy * h)) ** 2) / 2)
+        img += (255 - img) * washed[..., None]
     else:
         raise ValueError(f"light {light!r} is not one of {', '.join(LIGHTS)}")
     return np.clip(img, 0, 255).astype(np.uint8)

@@ -59,6 +59,10 @@ def test_each_light_changes_the_photo_as_it_says_and_an_unknown_one_is_named():
     assert warm[0] < warm[1] < warm[2]
     shade = relit(img, "hard shadow")
     assert shade[50, 10, 0] == 200 and shade[50, 190, 0] == 100
-    assert len(LIGHTS) == 4
+    glare = relit(img, "glare")
+    assert 249 <= glare[50, 110, 0] <= 250 and glare[2, 2, 0] == 200  # 90% of the way to white at its centre only
+    ink = relit(np.full((100, 200, 3), 50, np.uint8), "glare")[50, 110, 0]
+    assert 225 <= ink <= 235  # a dark mark there keeps a tenth of its darkness
+    assert len(LIGHTS) == 5
     with pytest.raises(ValueError, match="light 'moon' is not one of"):
         relit(img, "moon")
