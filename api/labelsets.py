@@ -410,6 +410,16 @@ def read_json_set(root: Path) -> LabelSet:
                             f"({first} did first); left out")
             continue
         images.append(image)
+    # a photo no label file names is not validated: said, as a YOLO set says its unlabelled
+    # photos, so that a label forgotten does not shrink the set unseen (a label file skipped
+    # above is named already, with the photo of its own name)
+    stems = {p.stem for p in label_files}
+    unlabelled = [_relname(root, p) for p in _all_images(root)
+                  if p.stem not in stems and _inside(root, p) and p.resolve() not in labelled
+                  and not any(part.startswith((".", "__MACOSX")) for part in p.relative_to(root).parts)]
+    if unlabelled:
+        warnings.append(f"{len(unlabelled)} image(s) have no label file, so they were left out: "
+                        + ", ".join(_shown(n) for n in unlabelled[:10]) + (" ..." if len(unlabelled) > 10 else ""))
     return LabelSet(root, "json", images, warnings)
 
 

@@ -264,6 +264,23 @@ def test_yolo_images_and_label_files_that_do_not_meet_are_named(tmp_path):
         load_labelset(root)
 
 
+def test_json_photos_no_label_file_names_are_named_not_dropped_unseen(tmp_path):
+    """A photo of a set in our JSON labels with no label file is left out of the validation (a
+    JSON set has no "no file: no tile" convention), and the warnings say which; a photo whose
+    label file was skipped is named by that file's warning alone, and a Mac's resource forks are
+    no photos."""
+    root = make_json_set(tmp_path / "set")
+    _image(root / "images" / "forgotten.jpg")
+    _image(root / "images" / "bad.jpg")
+    (root / "labels" / "bad.json").write_text("{bad")
+    _image(root / "__MACOSX" / "images" / "._a.jpg")
+    labelset = load_labelset(root)
+    assert [i.name for i in labelset.images] == ["images/a.jpg", "images/empty.jpg"]
+    assert labelset.warnings[0].startswith("labels/bad.json: not valid JSON")
+    assert labelset.warnings[1:] == ["1 image(s) have no label file, so they were left out: images/forgotten.jpg"]
+    assert load_labelset(make_json_set(tmp_path / "complete")).warnings == []
+
+
 def test_a_set_of_photos_alone_is_named_by_its_own_folder(tmp_path):
     """A zip of a set's images/ folder alone: the message names the set, not its images/ folder."""
     _image(tmp_path / "club" / "images" / "a.jpg")
