@@ -461,8 +461,11 @@ def parse_case(raw: Any) -> Case:
     discarder = raw.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
         raise ScoringError("invalid-seat", f"discarder {quoted(discarder)} is not one of E, S, W, N")
+    exempt = raw.get("discarder_exempt", False)
+    if exempt is not None and not isinstance(exempt, bool):  # (the string "false" is no false)
+        raise ScoringError("invalid-case", f"discarder_exempt must be true or false, not {quoted(exempt)}")
     case = Case(ruleset, seat_wind, round_wind, params, kind, hands, discarder,
-                bool(raw.get("discarder_exempt", False)), raw.get("id"), winner)
+                bool(exempt), raw.get("id"), winner)
     validate_table(case)
     return case
 

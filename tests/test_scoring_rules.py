@@ -286,6 +286,17 @@ def test_discarder_exempt_settles_normally():
     assert result["payments"] == {"E": -600, "S": 1200, "W": -300, "N": -300}
 
 
+@pytest.mark.parametrize("exempt", ["false", "no", 1, [True]])
+def test_discarder_exempt_that_is_no_true_or_false_is_refused_not_read_as_true(exempt):
+    """The string "false" once excused the discarder (read as a truthy value): the discarder's
+    whole penalty went to the others."""
+    hand = winner("S", "777z345m88p", [("pung", "555z", True), ("pung", "666z", True)], "7z", "discard")
+    result = score_table(case("pung-chow-limit", [hand], kind="penalty-discarder", discarder="W",
+                              discarder_exempt=exempt))
+    assert result["error"]["code"] == "invalid-case", result
+    assert result["error"]["message"].startswith("discarder_exempt must be true or false, not ")
+
+
 def test_explain_describes_a_sequence_filled_by_the_winning_tile():
     from scoring import explain
 
