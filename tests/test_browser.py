@@ -2514,7 +2514,8 @@ def test_a_game_keeps_the_hands_added_with_east_passing_and_survives_a_reload(se
     page.wait_for_selector("#game-on:not([hidden])")
     assert page.inner_text("#game-next").startswith("Hand 2, East round: East Bo")
     assert page.locator("#game-body tbody tr").count() == 1
-    assert page.inner_text('article[data-seat="E"] h3 .player').strip() == "Bo"  # the headings follow the game
+    # the headings follow the game: the table brought back is hand 1, headed with its players
+    assert page.inner_text('article[data-seat="E"] h3 .player').strip() == "Ann"
     page.click("#game-undo")
     page.wait_for_selector("#game-status:has-text('Hand 1 taken back')")
     assert page.inner_text("#game-next") == "Hand 1, East round: East Ann, South Bo, West Cy, North Di."
@@ -2642,6 +2643,34 @@ def test_a_corrected_last_hand_can_take_its_place_in_the_game(server, page):
     after = page.inner_text('#game-totals li[data-player="Cy"] strong')
     assert before != after
     assert page.inner_text("#game-add") == "In the game as hand 1" and page.is_disabled("#game-add")
+
+
+def test_the_hand_just_added_stays_that_hand_after_a_reload_and_a_second_correction(server, page):
+    """A phone's browser reloads the page after a hand is added (no scores shown then): the table
+    is still that hand, headed with its players, and corrected it takes its place, not a new
+    hand's with the next hand's players; so does a hand corrected twice, scored in between."""
+    answer_from_truth(page)
+    _start_game(page, server)
+    _score_example(page)
+    page.click("#game-add")
+    page.wait_for_selector("#game-status:has-text('Hand 1 added')")
+    page.reload()
+    page.wait_for_selector("#game-on:not([hidden])")
+    assert page.inner_text("#game-next").startswith("Hand 2, East round: East Bo")
+    assert page.inner_text('article[data-seat="E"] h3 .player').strip() == "Ann"  # hand 1's East
+    page.select_option("#win_by", "self-draw")  # the correction: West drew the winning tile
+    score(page)
+    assert page.inner_text("#game-add-row") == "Put this corrected hand in place of hand 1"
+    page.check("input[name=flag][value=last-tile]")  # and found it a second time: the wall's last tile
+    score(page)
+    assert page.inner_text("#game-add-row") == "Put this corrected hand in place of hand 1"
+    assert page.inner_text('article[data-seat="E"] h3 .player').strip() == "Ann"
+    page.click("#game-replace")
+    page.wait_for_selector("#game-status:has-text('Hand 1 corrected')")
+    assert page.locator("#game-body tbody tr").count() == 1
+    stored = page.evaluate("JSON.parse(localStorage.getItem('mjscore.game'))")
+    winner = next(h for h in stored["hands"][0]["hands"] if h["winner"])
+    assert winner["win_by"] == "self-draw" and winner["flags"] == ["last-tile"]
 
 
 def _start_game(page, server, ruleset="pung-chow-limit", names=("Ann", "Bo", "Cy", "Di")):

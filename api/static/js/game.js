@@ -6,6 +6,7 @@ import { WINDS, WIND_NAMES } from "./winds.js";
 import { correcting, game, scored, setCorrecting, setGame } from "./state.js";
 import { OFFLINE, apiError } from "./server-errors.js";
 import { houseParams, showRuleFields } from "./form.js";
+import { saveTable } from "./saved-table.js";
 import {
   RULESET_NAMES, SAVED_GAME, forGame, gameCsv, gameHandOf, gameStatus, loadGame, notForGame, sameHand, sameTable,
   saveGame, settingsText, writtenEmpty
@@ -217,7 +218,10 @@ async function addToGame(replace) {
     gameStatus(`This hand could not be ${replace ? "put in" : "added"}: ${error}`, true);
     return;
   }
-  setCorrecting(null);
+  // the table on the page is the game's last hand now: corrected, also after a reload (which
+  // keeps no scores) or after a first correction scored, it is put in that hand's place
+  setCorrecting(hands.length);
+  saveTable();
   game.hands = hands;
   game.answer = answer;
   showGame(false);

@@ -40,10 +40,10 @@ function changed(tiles = true) {
     $("#results").hidden = true;
     $("#result-body").replaceChildren();
     // the scores shown, and the hand that could go to the game, are gone; a correction of the
-    // game's last hand may replace it once scored again
+    // game's last hand (a second one too) may replace it once scored again
     if (scored) {
-      setCorrecting(game && game.hands.length && sameHand(game.hands[game.hands.length - 1], scored.table)
-        ? game.hands.length : null);
+      const last = game ? game.hands.length : 0;
+      setCorrecting(last && (scored.replaces === last || sameHand(game.hands[last - 1], scored.table)) ? last : null);
       saveTable();
     }
     setScored(null);
