@@ -735,10 +735,14 @@ def load_labelset(root: str | Path, max_images: int | None = None) -> LabelSet:
     elif any(p.suffix == ".json" for p in root.glob("*.json")):
         result = read_json_set(root)
     else:
-        # named by the set given (a zip of a set's images/ alone names the set, not images)
+        # named by the set given (a zip of a set's images/ alone names the set, not images); a
+        # zip inside is not unpacked: said, since the set is most likely in it
+        zips = sorted(_relname(root, p) for p in root.rglob("*") if p.suffix.lower() == ".zip" and _is_file(p))
+        inside = (f"; {_shown(zips[0], quote=True)}{' and others' if len(zips) > 1 else ''} is a zip inside the set, "
+                  "which is not unpacked: send or pass that zip itself") if zips else ""
         raise LabelSetError(
             f"{given.name}: no labels found (expected labels/*.json, a YOLO data.yaml with labels/*.txt, "
-            "or a COCO annotations JSON)"
+            f"or a COCO annotations JSON){inside}"
         )
     if not result.images:
         why = f": {'; '.join(result.warnings[:3])}" if result.warnings else ""

@@ -221,6 +221,17 @@ def test_a_set_without_labels_is_named_as_sent(client):
     assert_alive(client)
 
 
+def test_a_zip_of_a_zip_says_the_set_is_in_the_inner_zip(client):
+    """A zip holding the set's zip (zipped twice) is not unpacked twice: the message says so and
+    names the inner zip, rather than only that no labels were found."""
+    inner = zip_bytes({"labels/a.json": b'{"image": "a.jpg", "tiles": []}', "images/a.jpg": jpeg_bytes()})
+    body = assert_error(client.post("/api/v1/validate", files={"archive": (
+        "club.zip", zip_bytes({"club/club-set.zip": inner}), "application/zip")}), 422, "bad-labels")
+    assert body["message"].startswith("club: no labels found"), body
+    assert "'club-set.zip' is a zip inside the set, which is not unpacked: send or pass that zip itself" in body["message"]
+    assert_alive(client)
+
+
 def test_not_a_zip_and_wrong_type(client):
     assert_error(client.post("/api/v1/validate", files={"archive": ("s.zip", b"PK nope", "application/zip")}), 400, "bad-zip")
     assert_error(client.post("/api/v1/validate", files={"archive": ("s.txt", b"hi", "text/plain")}), 415)
