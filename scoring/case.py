@@ -377,6 +377,15 @@ def _parse_hand(raw: Any, index: int) -> Hand:
             if flag not in FLAGS:
                 raise ScoringError("invalid-case", f"{who}: unknown flag {quoted(flag)} "
                                                    f"(flags: {', '.join(FLAGS)})")
+    won_by = [f for f in flags if f in WIN_FLAGS] if flags else []
+    if not winner and (winning_tile is not None or win_by is not None or won_by):
+        # the winner's fields on a hand not marked as the winner: scored as it stood, the table
+        # was a hand no one won (a forgotten "winner": true), and no one paid
+        what = (f"a winning tile ({winning_tile})" if winning_tile is not None
+                else f"win_by {quoted(win_by)}" if win_by is not None
+                else f"the flag {quoted(won_by[0])}")
+        raise ScoringError("invalid-case", f"{who} is not marked as the winner but has {what}, which only the "
+                                           "winner has: mark the winner with \"winner\": true, or leave it out")
     bonus_raw = raw.get("bonus_tiles")
     bonus = [] if bonus_raw is None or _no_tiles(bonus_raw) else _tiles(bonus_raw, f"{who}'s bonus tiles")
     if bonus:

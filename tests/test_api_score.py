@@ -86,6 +86,21 @@ def test_a_misspelt_field_is_refused(client):
     assert response.json() == {"code": "invalid-case", "message": "params: unknown field 'limt'; did you mean 'limit'?"}
 
 
+@pytest.mark.parametrize("field, value, named", [("winning_tile", "2p", "a winning tile (2p)"),
+                                                  ("win_by", "discard", "win_by 'discard'"),
+                                                  ("flags", ["last-tile"], "the flag 'last-tile'")])
+def test_the_winners_fields_on_a_hand_not_marked_as_winner_are_refused(client, field, value, named):
+    """A winner whose "winner": true was forgotten was scored as a hand no one won (no one paid,
+    with a 200); the winner's own fields on it say what was meant."""
+    hand = {"seat": "S", "concealed": "123678s222p99m345m", field: value}
+    table = {"ruleset": "pung-chow-limit", "round_wind": "E", "params": {"limit": 300}, "hands": [hand]}
+    response = client.post("/api/v1/score", json=table)
+    assert response.status_code == 422, response.text
+    assert response.json() == {"code": "invalid-case", "message": f"South is not marked as the winner but has {named}, "
+                               "which only the winner has: mark the winner with \"winner\": true, or leave it out"}
+    assert score_table(table) == {"error": response.json()}
+
+
 @pytest.mark.parametrize(
     "body, status, code",
     [
