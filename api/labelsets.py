@@ -25,7 +25,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from PIL import Image
 
@@ -410,17 +410,23 @@ def read_json_set(root: Path) -> LabelSet:
                             f"({first} did first); left out")
             continue
         images.append(image)
-    # a photo no label file names is not validated: said, as a YOLO set says its unlabelled
-    # photos, so that a label forgotten does not shrink the set unseen (a label file skipped
-    # above is named already, with the photo of its own name)
+    # (a label file skipped above is named already, with the photo of its own name)
     stems = {p.stem for p in label_files}
+    _name_unlabelled(root, lambda p: p.stem in stems or p.resolve() in labelled, "have no label file", warnings)
+    return LabelSet(root, "json", images, warnings)
+
+
+def _name_unlabelled(root: Path, labelled, why: str, warnings: list[str]) -> None:
+    """Name in the warnings the photos of the set that `labelled` (a test of a photo's path) says
+    no label names: they are not validated, and a label forgotten must not shrink the set unseen
+    (a YOLO set counts such photos as holding no tile, and names them too).  A Mac's hidden
+    files (.DS_Store, __MACOSX/._a.jpg) are no photos."""
     unlabelled = [_relname(root, p) for p in _all_images(root)
-                  if p.stem not in stems and _inside(root, p) and p.resolve() not in labelled
+                  if _inside(root, p) and not labelled(p)
                   and not any(part.startswith((".", "__MACOSX")) for part in p.relative_to(root).parts)]
     if unlabelled:
-        warnings.append(f"{len(unlabelled)} image(s) have no label file, so they were left out: "
+        warnings.append(f"{len(unlabelled)} image(s) {why}, so they were left out: "
                         + ", ".join(_shown(n) for n in unlabelled[:10]) + (" ..." if len(unlabelled) > 10 else ""))
-    return LabelSet(root, "json", images, warnings)
 
 
 class _Skip(Exception):
@@ -643,6 +649,7 @@ def read_coco_set(root: Path, files: list[Path], max_images: int | None = None) 
     which would be looked for before the set's size was known)."""
     images, warnings = [], []
     listed = 0
+    listed_names: set[str] = set()  # the photos' names the files list, read or skipped
     unmapped_used: dict[str, int] = {}
     for coco_path in files:
         name = _relname(root, coco_path)
@@ -659,6 +666,7 @@ def read_coco_set(root: Path, files: list[Path], max_images: int | None = None) 
         listed += len(entries)
         if max_images is not None and listed > max_images:
             raise TooManyImages(listed, max_images)
+        listed_names.update(PurePosixPath(file_name.replace("\\", "/")).name for _, file_name, _, _ in entries)
         codes = {cid: tile_code_for_name(label) for cid, label in categories.items()}
         for image_id, file_name, width, height in entries:
             try:
@@ -671,6 +679,9 @@ def read_coco_set(root: Path, files: list[Path], max_images: int | None = None) 
             images.append(LabelledImage(_relname(root, image_path), image_path, width, height, tiles))
     for label, count in sorted(unmapped_used.items()):
         warnings.append(f"category {_shown(label, quote=True)} does not name a tile; its {count} boxes were left out")
+    read = {image.path.resolve() for image in images}
+    _name_unlabelled(root, lambda p: p.name in listed_names or p.resolve() in read, "are listed in no COCO file",
+                     warnings)
     return LabelSet(root, "coco", images, warnings)
 
 

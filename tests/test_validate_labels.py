@@ -281,6 +281,15 @@ def test_json_photos_no_label_file_names_are_named_not_dropped_unseen(tmp_path):
     assert load_labelset(make_json_set(tmp_path / "complete")).warnings == []
 
 
+def test_coco_photos_no_file_lists_are_named_not_dropped_unseen(tmp_path):
+    root = make_coco_set(tmp_path / "set")
+    _image(root / "train" / "forgotten.jpg")
+    labelset = load_labelset(root)
+    assert [i.name for i in labelset.images] == ["a.jpg"]  # (train/, the one folder, is the set)
+    assert labelset.warnings == ["1 image(s) are listed in no COCO file, so they were left out: forgotten.jpg"]
+    assert load_labelset(make_coco_set(tmp_path / "complete")).warnings == []
+
+
 def test_a_set_of_photos_alone_is_named_by_its_own_folder(tmp_path):
     """A zip of a set's images/ folder alone: the message names the set, not its images/ folder."""
     _image(tmp_path / "club" / "images" / "a.jpg")
