@@ -32,6 +32,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -423,22 +424,58 @@ def run_recognition(labelset: LabelSet, recognizer: Recognizer | None = None, wo
         # spawn, not fork: a forked child inherits OpenCV's and onnxruntime's thread pools in a
         # broken state and can hang on its first call into them.
         context = multiprocessing.get_context("spawn")
+        lost: list[int] = []  # the images a worker's death took down with it, unread
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_limit_threads) as pool:
             futures = {pool.submit(_run_one, recognizer, img.path): i for i, img in enumerate(images)}
             for future in as_completed(futures):
                 i = futures[future]
                 try:
                     results[i] = future.result()
+                except BrokenProcessPool:
+                    lost.append(i)
+                    continue
                 except Exception as exc:  # noqa: BLE001 - a worker that died
                     results[i] = (None, f"worker failed: {_describe(exc)}", 0.0, False)
                 if progress:
                     progress.step()
+        # a worker that dies (a crash in a decoder, the machine out of memory) breaks the pool, and
+        # every image still in it fails with it: those are read again one at a time, so that only
+        # the image its worker dies on fails, not the rest of the set
+        results.update(_read_one_at_a_time([(i, images[i].path) for i in sorted(lost)], recognizer, context,
+                                           progress))
     else:
         for i, img in enumerate(images):
             results[i] = _run_one(recognizer, img.path)
             if progress:
                 progress.step()
     return [outcome_for(img, *results[i]) for i, img in enumerate(images)]
+
+
+def _read_one_at_a_time(images: list[tuple[int, Path]], recognizer: Recognizer, context,
+                        progress: Progress | None) -> dict[int, tuple]:
+    """Each image read in a worker process of its own making, one at a time (a new one after a
+    worker dies): {index: _run_one's result}, a worker's death failing its image alone."""
+    results: dict[int, tuple] = {}
+    pool = None
+    try:
+        for i, path in images:
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_limit_threads)
+            try:
+                results[i] = pool.submit(_run_one, recognizer, path).result()
+            except BrokenProcessPool:
+                results[i] = (None, "worker failed: the process reading this photo died (a crash, or the machine "
+                                    "out of memory)", 0.0, False)
+                pool.shutdown()
+                pool = None
+            except Exception as exc:  # noqa: BLE001 - as in the pool above
+                results[i] = (None, f"worker failed: {_describe(exc)}", 0.0, False)
+            if progress:
+                progress.step()
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return results
 
 
 def validate(labelset: LabelSet, recognizer: Recognizer | None = None, workers: int = 0,

@@ -10,6 +10,7 @@ import base64
 import gc
 import io
 import json
+import os
 import re
 import weakref
 import zipfile
@@ -90,6 +91,25 @@ def test_metrics_with_worker_processes_and_progress(labelset):
     stream = io.StringIO()
     report, _ = validate(labelset, recognizer=labelled_recognizer, workers=2, progress=Progress(6, stream))
     check_report(report)
+    assert "6/6" in stream.getvalue()
+
+
+def dying_recognizer(path: Path) -> list:
+    """labelled_recognizer, whose worker process dies on the broken photo (a crash in a decoder, or
+    the system's out-of-memory killer), as no exception can say."""
+    if path.stem == "broken":
+        os._exit(9)
+    return labelled_recognizer(path)
+
+
+def test_a_worker_that_dies_fails_its_photo_alone_not_the_rest_of_the_set(labelset):
+    """A worker process that died broke the pool: every photo still waiting in it was counted as
+    failed, unread.  They are read again, and only the photo its worker died on fails."""
+    stream = io.StringIO()
+    report, outcomes = validate(labelset, recognizer=dying_recognizer, workers=2, progress=Progress(6, stream))
+    failed = {o.name: o.error for o in outcomes if o.error}
+    assert list(failed) == ["images/broken.jpg"] and "the process reading this photo died" in failed["images/broken.jpg"]
+    assert report["images_failed"] == 1 and report["recall"] == pytest.approx(11 / 15, abs=1e-4)
     assert "6/6" in stream.getvalue()
 
 
