@@ -135,7 +135,7 @@ def extract_zip(source: BinaryIO | str | Path, dest: Path) -> list[Path]:
 def _plan(infos: list[zipfile.ZipInfo]) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
     """The files to write and where, every entry checked before a byte is written."""
     plan = []
-    seen = set()
+    seen: dict[str, str] = {}  # a path as a file system may fold its capitals -> the entry's name
     for info in infos:
         rel = safe_member_path(info.filename)
         mode = info.external_attr >> 16
@@ -150,8 +150,12 @@ def _plan(infos: list[zipfile.ZipInfo]) -> list[tuple[zipfile.ZipInfo, PurePosix
                        "a zip bomb?")
         key = str(rel).lower()
         if key in seen:
-            raise _bad(f"the zip holds {_shown(info.filename)} twice")
-        seen.add(key)
+            if seen[key] == info.filename:
+                raise _bad(f"the zip holds {_shown(info.filename)} twice")
+            # two photos whose names differ only in capitals: many file systems hold one of them
+            raise _bad(f"the zip holds {_shown(seen[key])} and {_shown(info.filename)}, names that differ only in "
+                       "capitals: rename one of them")
+        seen[key] = info.filename
         plan.append((info, rel))
     _check_files_are_not_folders([rel for _, rel in plan])
     return plan

@@ -66,6 +66,8 @@ REFUSED = [
      422, "bad-labels", "data.yaml names: class index 1000000 is out of range: a set may have at most 5000 classes"),
     ("a folder named data.yaml", zip_of({"data.yaml/x": b"1", "images/a.jpg": PHOTO}), 422, "bad-labels",
      "no labels found"),
+    ("two names that differ only in capitals", zip_of(good_set(**{"images/A.jpg": PHOTO})), 400, "unsafe-zip",
+     "the zip holds 'images/a.jpg' and 'images/A.jpg', names that differ only in capitals: rename one of them"),
 ]
 
 # (name, zip, a warning the report holds): the one bad label is left out, the good one validated
