@@ -78,11 +78,21 @@ def relit(image: np.ndarray, light: str) -> np.ndarray:
     elif light == "hard shadow":
         ys, xs = np.mgrid[0:h, 0:w]
         img[xs > 0.45 * w + 0.3 * (ys - h / 2)] *= 0.5
-    elif light == "glare":  # light added, not multiplied: marks fade towards white
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-        (cx, cy), (sx, sy) = GLARE_CENTRE, GLARE_SPREAD
-        washed = (1 - GLARE_KEPT) * np.exp(-(((xs - cx * w) / (sx * w)) ** 2 + ((ys - cy * h) / (sy * h)) ** 2) / 2)
-        img += (255 - img) * washed[..., None]
+    elif light == "glare":
+        return glared(image)
     else:
         raise ValueError(f"light {light!r} is not one of {', '.join(LIGHTS)}")
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def glared(image: np.ndarray, centre=GLARE_CENTRE, spread=GLARE_SPREAD, kept: float = GLARE_KEPT) -> np.ndarray:
+    """`image` under a glare: light added, not multiplied, so each pixel moves towards white, by
+    1 - `kept` of the way at `centre` (shares of the width and height), less as a Gaussian
+    `spread` of them across."""
+    img = image.astype(np.float32)
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    (cx, cy), (sx, sy) = centre, spread
+    washed = (1 - kept) * np.exp(-(((xs - cx * w) / (sx * w)) ** 2 + ((ys - cy * h) / (sy * h)) ** 2) / 2)
+    img += (255 - img) * washed[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)

@@ -19,7 +19,8 @@ import numpy as np
 from scoring.tiles import BONUS
 from vision.deblur import FOCUS_ANISOTROPY, SMEAR_ANISOTROPY, FocusBlur, Smear, blur_kernels, deblurred
 from vision.detect import FIRST_LOOK, find_tile_quads, find_tiles, find_tiles_in
-from vision.hands import read_hands
+from vision.glare import WASHED, deglared, glare_field
+from vision.hands import TileWarning, read_hands
 from vision.sets import TileRead
 from vision.io import ImageError, start_photo
 from vision.kong_ends import missed_kong_ends
@@ -184,9 +185,17 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     `keep_photo`: the decoded photo stays in the result's `photo` (to draw on; 36 MB for 12 MP)."""
     if camera_seat not in ("E", "S", "W", "N"):
         raise ValueError(f"camera seat {camera_seat!r} is not one of E, S, W, N")
-    t0 = time.perf_counter()
     if name is None:
         name = Path(str(image)).name if isinstance(image, (str, Path)) else "image"
+    return _recognize(image, camera_seat, classifier, localizer, name, tile_check, keep_photo, look_for_glare=True)
+
+
+def _recognize(image, camera_seat: str, classifier, localizer, name: str, tile_check, keep_photo: bool,
+               look_for_glare: bool) -> Recognition:
+    """recognize(), and with `look_for_glare` a pale set's tiles washed out by a lamp's reflection
+    read again with it taken off (vision.glare): that reading is kept when the classifier is surer
+    of it on the whole (its tiles' mean confidence)."""
+    t0 = time.perf_counter()
     # a big JPEG's first look runs on a small second decode while the full one runs on the
     # other core; "decode" is then the header and that small decode, "detect" includes any
     # wait for the rest
@@ -223,6 +232,10 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     unread = _unreadable_finds(preds, layout.quads, img.shape)
     if unread:
         layout, preds = group_tiles([]), []
+    glare = None
+    if look_for_glare and not finds.negative and preds:
+        glare = glare_field(img.shape, layout.quads, [p.code for p in preds],
+                            crops if layout is placed else [upright_crop(seen, q) for q in layout.quads])
     # measured on the photo as taken, faces only (a back has no edges): a moved camera's straight
     # smear or a focus blur is taken off and the tiles read again, kept when the classifier is
     # surer of them
@@ -259,10 +272,44 @@ def recognize(image, camera_seat: str = "E", classifier=None, localizer=None,
     t5 = time.perf_counter()
     h, w = img.shape[:2]
     width, height = int(round(w * scale)), int(round(h * scale))
-    return Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
+    result = Recognition(name, width, height, camera_seat, tiles, hands, warnings, {
         "decode": 1000 * (t1 - t0), "detect": 1000 * (t2 - t1), "layout": 1000 * (t3 - t2),
         "classify": 1000 * (t4 - t3), "hands": 1000 * (t5 - t4)}, img if keep_photo else None, float(scale),
         bool(blur_warning))
+    if glare is not None:
+        result = _read_deglared(result, img, glare, layout.quads, classifier, localizer, tile_check)
+    return result
+
+
+def _read_deglared(first: Recognition, img: np.ndarray, glare: np.ndarray, quads: list[TileQuad],
+                   classifier, localizer, tile_check) -> Recognition:
+    """The photo's reading with the glare taken off (vision.glare.deglared), found, laid out
+    and read from the start, when the classifier is surer of its tiles on the whole than of
+    `first`'s; else `first`.  Either way a warning names the tiles the glare washed out (of
+    `quads`, `first`'s tiles in the decoded photo's pixels, or of the reading kept)."""
+    t0 = time.perf_counter()
+    again = _recognize(deglared(img, glare), first.camera_seat, classifier, localizer, first.image, tile_check,
+                       False, look_for_glare=False)
+    kept = _mean_confidence(again.tiles) > _mean_confidence(first.tiles)
+    if kept:
+        scale = first.photo_scale
+        for t in again.tiles:
+            t.quad = t.quad.scaled(scale)
+        quads = [t.quad.scaled(1 / scale) for t in again.tiles]
+        result = Recognition(first.image, first.width, first.height, first.camera_seat, again.tiles, again.seats,
+                             again.warnings, dict(first.timings_ms), first.photo, scale, again.blurred)
+    else:
+        result = first
+    washed = [i for i, q in enumerate(quads)
+              if glare[min(int(q.center[1]), glare.shape[0] - 1), min(int(q.center[0]), glare.shape[1] - 1)] < WASHED]
+    how = ("it was taken off before they were read" if kept
+           else "they were read as they are (taking it off made them no clearer)")
+    result.warnings.insert(int(result.blurred), TileWarning(
+        f"a glare (a lamp reflected off the tiles) washed out {len(washed)} tile{'s' if len(washed) != 1 else ''}: "
+        f"{how}; check them, or take the photo again from a little to one side so the light does not "
+        f"reflect off the tiles", washed))
+    result.timings_ms["glare"] = 1000 * (time.perf_counter() - t0)
+    return result
 
 
 def _tile_check(tile_check):
