@@ -135,7 +135,7 @@ def extract_zip(source: BinaryIO | str | Path, dest: Path) -> list[Path]:
 def _plan(infos: list[zipfile.ZipInfo]) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
     """The files to write and where, every entry checked before a byte is written."""
     plan = []
-    seen: dict[str, str] = {}  # a path as a file system may fold its capitals -> the entry's name
+    seen: dict[str, tuple[str, str]] = {}  # a path as a file system may fold its capitals -> (entry's name, path)
     for info in infos:
         rel = safe_member_path(info.filename)
         mode = info.external_attr >> 16
@@ -150,12 +150,14 @@ def _plan(infos: list[zipfile.ZipInfo]) -> list[tuple[zipfile.ZipInfo, PurePosix
                        "a zip bomb?")
         key = str(rel).lower()
         if key in seen:
-            if seen[key] == info.filename:
-                raise _bad(f"the zip holds {_shown(info.filename)} twice")
+            first, path = seen[key]
+            if path == str(rel):  # one path, named the same or spelt another way ("./", a backslash)
+                spelt = "" if first == info.filename else f" (as {_shown(first)} and {_shown(info.filename)})"
+                raise _bad(f"the zip holds {_shown(str(rel))} twice{spelt}")
             # two photos whose names differ only in capitals: many file systems hold one of them
-            raise _bad(f"the zip holds {_shown(seen[key])} and {_shown(info.filename)}, names that differ only in "
+            raise _bad(f"the zip holds {_shown(first)} and {_shown(info.filename)}, names that differ only in "
                        "capitals: rename one of them")
-        seen[key] = info.filename
+        seen[key] = (info.filename, str(rel))
         plan.append((info, rel))
     _check_files_are_not_folders([rel for _, rel in plan])
     return plan

@@ -68,6 +68,11 @@ REFUSED = [
      "no labels found"),
     ("two names that differ only in capitals", zip_of(good_set(**{"images/A.jpg": PHOTO})), 400, "unsafe-zip",
      "the zip holds 'images/a.jpg' and 'images/A.jpg', names that differ only in capitals: rename one of them"),
+    # one path spelt twice ('./', a Windows backslash): not said to differ in capitals, which they do not
+    ("one path spelt two ways", zip_of(good_set(**{"./images/a.jpg": PHOTO})), 400, "unsafe-zip",
+     "the zip holds 'images/a.jpg' twice (as 'images/a.jpg' and './images/a.jpg')"),
+    ("one path spelt with a backslash", zip_of(good_set(**{"images\\a.jpg": PHOTO})), 400, "unsafe-zip",
+     "the zip holds 'images/a.jpg' twice (as 'images/a.jpg' and 'images\\\\a.jpg')"),
 ]
 
 # (name, zip, a warning the report holds): the one bad label is left out, the good one validated
