@@ -114,3 +114,21 @@ def test_a_real_photo_under_a_glare_reads_as_taken():
         for box, code in photos[name].tiles:
             best = max(rec.tiles, key=lambda t: box_iou(box, t.quad.box))
             assert box_iou(box, best.quad.box) >= 0.5 and best.code == code, (name, code, best.code)
+
+
+def test_the_field_fades_to_no_change_past_the_tiles_without_a_step():
+    """The field's shares were set to 1 (no change) wherever the tiles' blurred weight fell under
+    0.05, about 0.8 of a tile past their outlines, where the fade to no change had not ended: the
+    share kept stepped from 0.78 to 1 between two pixels, a hard edge drawn into the restored
+    photo around the washed tiles (0.16-0.27 between two pixels on the synthetic tables of seeds
+    0-5 under a glare over East's row)."""
+    quads = _quads(10)
+    washed = [(255 - (255 - _face(40).astype(np.float32)) * (0.25 if 4 <= i <= 6 else 1.0)).astype(np.uint8)
+              for i in range(10)]
+    field = glare_field((300, 520), quads, ["1m"] * 10, washed)
+    assert field is not None
+    assert float(np.abs(np.diff(field, axis=0)).max()) < 0.06
+    assert float(np.abs(np.diff(field, axis=1)).max()) < 0.06
+    below = field[160:, 42 + 50 * 5]  # down from the washed tile 5's bottom edge (44 pixels wide)
+    assert below[0] < WASHED and below[22] < 1.0  # still restored half a tile past its outline
+    assert np.all(below[40:] == 1.0)  # and untouched from a tile past it

@@ -11,8 +11,9 @@ Each face-up tile's share is measured twice against the table's median tile: the
 (its face less its darkest pixels) and its face's distance from white. A glare lowers both; a blank
 white dragon's missing marks lower only the first, and a side lit more strongly neither (its marks
 deepen). When two tiles or more keep under WASHED, one with marks at least, the tiles' shares are spread into a
-smooth field over them (nothing changes beyond half a tile past their outlines) and the photo is
-restored by the glare's inverse. A pale set's tiles only: a dark set's faces tell no glare."""
+smooth field over them (in full to half a tile past their outlines, fading smoothly to no change
+by about 0.8 of a tile past them) and the photo is restored by the glare's inverse. A pale set's
+tiles only: a dark set's faces tell no glare."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ WASHED_TILES = 2
 LEAST_KEPT = 0.1
 #: the field is worked out on the photo shrunk to this long side, then brought to full size
 FIELD_SIDE = 1000
+#: the field is known where the tiles' weight, blurred as their shares are, is over this (from
+#: three times this inward in full, fading to none at this)
+FIELD_SPREAD = 0.05
 
 
 def shares_kept(crops: list[np.ndarray]) -> np.ndarray:
@@ -56,8 +60,10 @@ def shares_kept(crops: list[np.ndarray]) -> np.ndarray:
 def glare_field(shape: tuple[int, ...], quads: list[TileQuad], codes: list[str],
                 crops: list[np.ndarray]) -> np.ndarray | None:
     """The share of contrast kept at each pixel of a photo of `shape` (float32, 1 where no glare
-    is known), or None when no glare washed out WASHED_TILES tiles with marks. `quads`, `codes`
-    and `crops`: the tiles found, as read, and their upright crops (face-down tiles are left out)."""
+    is known), or None when no glare is told: fewer than 6 face-up tiles, fewer than WASHED_TILES
+    of them washed out (keeping under WASHED), none of those with marks, or a field whose least
+    share is WASHED or more. `quads`, `codes` and `crops`: the tiles found, as read, and their
+    upright crops (face-down tiles are left out)."""
     up = [i for i, c in enumerate(codes) if c != "back"]
     if len(up) < 6:
         return None
@@ -79,11 +85,14 @@ def glare_field(shape: tuple[int, ...], quads: list[TileQuad], codes: list[str],
     sigma = max(1.0, tile / 2)
     total = cv2.GaussianBlur(total, (0, 0), sigma)
     spread = cv2.GaussianBlur(weight, (0, 0), sigma)
-    field = np.where(spread > 0.05, total / np.maximum(spread, 1e-6), 1.0)
-    # the field reaches half a tile past the tiles' outlines, fading to no change
+    field = np.where(spread > FIELD_SPREAD, total / np.maximum(spread, 1e-6), 1.0)
+    # the field reaches half a tile past the tiles' outlines, fading to no change by where it is
+    # known no further (its weight FIELD_SPREAD, about 0.8 of a tile past them): not cut there,
+    # which drew a hard edge into the restored photo
     size = int(tile) | 1
     near = cv2.dilate((weight > 0).astype(np.uint8), np.ones((size, size), np.uint8)).astype(np.float32)
     near = np.clip(cv2.GaussianBlur(near, (0, 0), sigma), 0.0, 1.0)
+    near *= np.clip((spread / FIELD_SPREAD - 1.0) / 2.0, 0.0, 1.0)
     field = 1.0 - (1.0 - np.clip(field, LEAST_KEPT, 1.0)) * near
     if float(field.min()) >= WASHED:
         return None
