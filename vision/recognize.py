@@ -4,7 +4,9 @@ lie, a seat short of a hand looked along its row, the table grouped again) -> up
 a warm light's cast taken off a pale set's tiles) -> classify (-> a concealed kong's missed
 backs put back, the table grouped again; tiles found in the negative read there too, and given
 up for the photo's own finds when neither reading is sure; fewer finds than a hand that read as
-no tile: none; a blurred photo's blur, a straight smear or a focus blur, taken off and its tiles read again) -> hands.
+no tile: none; a blurred photo's blur, a straight smear or a focus blur, taken off and its tiles read again) -> hands
+(-> a lamp's glare washing a pale set's tiles taken off and the photo read again from the start,
+that reading kept when the classifier is surer of it).
 Each step lives in its own module; this one only wires them together."""
 
 from __future__ import annotations
