@@ -132,3 +132,22 @@ def test_the_field_fades_to_no_change_past_the_tiles_without_a_step():
     below = field[160:, 42 + 50 * 5]  # down from the washed tile 5's bottom edge (44 pixels wide)
     assert below[0] < WASHED and below[22] < 1.0  # still restored half a tile past its outline
     assert np.all(below[40:] == 1.0)  # and untouched from a tile past it
+
+
+def test_the_tiles_a_glare_warning_names_lie_under_it_or_nearest_its_worst():
+    """Centres under WASHED are named; when none is (the field's least between tiles), the tile
+    keeping least; a centre off the photo is read at its edge, not from the other end."""
+    from vision.recognize import _washed_tiles
+
+    field = np.ones((300, 520), np.float32)
+    field[100:160, 200:300] = 0.3
+    quads = _quads(10)
+    assert _washed_tiles(field, quads) == [4, 5]
+    field[100:160, 200:300] = 0.7
+    field[130, 250] = 0.65
+    assert _washed_tiles(field, quads) == [4]
+    field[:] = 0.8
+    field[:20, :20] = 1.0
+    field[-1, -1] = 0.2  # the far corner: a centre at (-5, -5) must not wrap round to it
+    off = TileQuad(np.array([[-30, -30], [20, -30], [20, 20], [-30, 20]], np.float32))
+    assert _washed_tiles(field, [off] + quads) == [1]

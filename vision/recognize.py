@@ -302,8 +302,7 @@ def _read_deglared(first: Recognition, img: np.ndarray, glare: np.ndarray, quads
                              again.warnings, dict(first.timings_ms), first.photo, scale, again.blurred)
     else:
         result = first
-    washed = [i for i, q in enumerate(quads)
-              if glare[min(int(q.center[1]), glare.shape[0] - 1), min(int(q.center[0]), glare.shape[1] - 1)] < WASHED]
+    washed = _washed_tiles(glare, quads)
     how = ("it was taken off before they were read" if kept
            else "they were read as they are (taking it off made them no clearer)")
     result.warnings.insert(int(result.blurred), TileWarning(
@@ -403,6 +402,16 @@ def _turned_looks(clf, img: np.ndarray, scale: float, quads: list[TileQuad], pre
         if float(p.confidence) >= max(TURNED_LOOK_SURE, TURNED_LOOK_GAIN * float(preds[i].confidence)):
             out[i] = p
     return out
+
+
+def _washed_tiles(glare: np.ndarray, quads: list[TileQuad]) -> list[int]:
+    """The tiles (indices into `quads`) whose centre keeps under WASHED of its contrast in the
+    glare's field, or, when no centre does (the field's least lies between tiles), the tile
+    whose centre keeps least."""
+    h, w = glare.shape[:2]
+    kept = [float(glare[int(np.clip(q.center[1], 0, h - 1)), int(np.clip(q.center[0], 0, w - 1))]) for q in quads]
+    washed = [i for i, k in enumerate(kept) if k < WASHED]
+    return washed or ([int(np.argmin(kept))] if kept else [])
 
 
 def _lightness_negative(img: np.ndarray) -> np.ndarray:
