@@ -304,10 +304,17 @@ def _class_index(key: str, path: Path) -> int:
 
 # --------------------------------------------------------------------------- readers
 
+#: EXIF orientations that store a photo turned a quarter: its upright width is its stored height
+_QUARTER_TURNED = (5, 6, 7, 8)
+
+
 def _image_size(path: Path) -> tuple[int, int]:
+    """The photo's upright size (width, height), as the recogniser sees it: a photo stored turned
+    a quarter with an EXIF orientation has its stored width and height swapped."""
     try:
         with Image.open(path) as image:
-            return image.size
+            w, h = image.size
+            return (h, w) if image.getexif().get(0x0112) in _QUARTER_TURNED else (w, h)
     except Exception as exc:  # noqa: BLE001 - any unreadable image is reported the same way
         raise LabelSetError(f"{path.name}: not a readable image ({_reason(exc, path)})")
 
@@ -354,16 +361,43 @@ def _check_image_name(name: str) -> None:
         raise _Skip("a name with control characters names no file")
 
 
-def _labelled_image(root: Path, candidates: list[Path], width, height) -> tuple[Path, int, int]:
-    """(path, width, height) of the image a label names: the first candidate that is a file
-    inside the set's folder, and its size from the label when it gives one, else from the file.
-    _Skip when there is none, or when it cannot be read."""
+def _labelled_image(root: Path, candidates: list[Path], width, height) -> tuple[Path, int, int, tuple | None]:
+    """(path, width, height, stated) of the image a label names: the first candidate that is a
+    file inside the set's folder, and its upright size from the file (from the label when the
+    file's header cannot be read: the photo's own error is then reported when it is read).
+    `stated`: the label's (width, height) when it gives another size, else None: its boxes are in
+    that size's pixels.  _Skip when there is no such file, or when a label that gives no size
+    names an image that cannot be read."""
     path = next((c for c in candidates if _inside(root, c) and _is_file(c)), None)
     if path is None:
         raise _Skip("outside the set's folder" if any(_is_file(c) for c in candidates) else "not found")
     if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
         width, height = _readable_size(path)
-    return path, width, height
+        return path, width, height, None
+    try:
+        actual = _image_size(path)
+    except LabelSetError:
+        return path, width, height, None
+    return path, actual[0], actual[1], None if actual == (width, height) else (width, height)
+
+
+def _scaled_box(box, stated: tuple | None, width: int, height: int):
+    """A label's box in the photo's pixels: scaled from the size the label `stated` for its photo
+    (None: already in them) to the photo's (width, height)."""
+    if stated is None:
+        return box
+    try:
+        x1, y1, x2, y2 = (float(v) for v in box)
+    except (TypeError, ValueError, OverflowError):
+        return box  # _clip_box says what is wrong with it
+    sx, sy = width / stated[0], height / stated[1]
+    return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
+
+
+def _size_warning(where: str, stated: tuple, width: int, height: int) -> str:
+    """The warning for a label that gives its photo another size than the photo's."""
+    return (f"{where}: gives its photo as {stated[0]}x{stated[1]}, but the photo is {width}x{height}; "
+            "its boxes were scaled to the photo")
 
 
 def _clip_box(box, width, height) -> tuple[float, float, float, float] | None:
@@ -477,14 +511,16 @@ def _read_json_label(root: Path, label_path: Path, warnings: list[str]) -> Label
     candidates = [root / "images" / image_name, label_path.parent / image_name, root / image_name]
     try:
         _check_image_name(image_name)
-        image_path, width, height = _labelled_image(root, candidates, data.get("width"), data.get("height"))
+        image_path, width, height, stated = _labelled_image(root, candidates, data.get("width"), data.get("height"))
     except _Skip as skip:
         raise _Skip(f"image {_shown(image_name)}: {skip}") from None
+    if stated is not None:
+        warnings.append(_size_warning(_relname(root, label_path), stated, width, height))
     tiles, outside = [], 0
     for k, tile in enumerate(data["tiles"]):
         try:
             code = str(tile["code"])
-            box = _clip_box(tile["box"], width, height)
+            box = _clip_box(_scaled_box(tile["box"], stated, width, height), width, height)
         except (KeyError, TypeError, ValueError):
             raise _Skip(f"tile {k} needs 'box' [x1,y1,x2,y2] (four numbers) and 'code'") from None
         if code not in _VALID_CODES:
@@ -691,13 +727,16 @@ def _read_coco_image(root: Path, coco_path: Path, file_name: str, width, height,
     _check_image_name(file_name)
     candidates = [coco_path.parent / file_name, coco_path.parent / "images" / file_name, root / file_name,
                   root / "images" / file_name]
-    image_path, width, height = _labelled_image(root, candidates, width, height)
+    image_path, width, height, stated = _labelled_image(root, candidates, width, height)
+    if stated is not None:
+        warnings.append(_size_warning(f"{_relname(root, coco_path)}: image {_shown(file_name)}", stated, width,
+                                      height))
     tiles, outside = [], 0
     for ann in annotations:
         try:
             x, y, w, h = (float(v) for v in ann["bbox"])
             cid = int(ann["category_id"])
-            box = _clip_box((x, y, x + w, y + h), width, height)
+            box = _clip_box(_scaled_box((x, y, x + w, y + h), stated, width, height), width, height)
         except (KeyError, TypeError, ValueError, OverflowError):
             which = ann.get("id") if isinstance(ann, dict) else repr(ann)
             raise _Skip(f"annotation {_shown(str(which))} needs a bbox of four "

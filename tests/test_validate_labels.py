@@ -316,3 +316,43 @@ def test_yolo_labels_are_looked_for_within_the_set(tmp_path):
     (root / "data.yaml").write_text("names: ['1man']\n")
     warnings = load_labelset(root).warnings
     assert warnings == ["1 label file(s) name no image of the set (a renamed or missing photo?): labels/train/gone.txt"]
+
+
+def test_a_label_giving_its_photo_another_size_has_its_boxes_scaled_to_the_photo_and_says_so(tmp_path):
+    """A label written for the photo at 400x200 (the photo since shrunk to 200x100) once had its
+    boxes taken as the photo's pixels: all twice too big, every tile counted missed, no word."""
+    root = make_json_set(tmp_path / "json")
+    label = json.loads((root / "labels" / "a.json").read_text())
+    label.update(width=400, height=200)
+    for tile in label["tiles"]:
+        tile["box"] = [2 * v for v in tile["box"]]
+    (root / "labels" / "a.json").write_text(json.dumps(label))
+    labelset = load_labelset(root)
+    assert boxes_of(labelset) == TRUTH
+    image = next(i for i in labelset.images if i.name.endswith("a.jpg"))
+    assert (image.width, image.height) == (200, 100)
+    assert ("labels/a.json: gives its photo as 400x200, but the photo is 200x100; its boxes were scaled to the photo"
+            in labelset.warnings)
+
+    root = make_coco_set(tmp_path / "coco")
+    coco_file = root / "train" / "_annotations.coco.json"
+    coco = json.loads(coco_file.read_text())
+    coco["images"][0].update(width=400, height=200)
+    for ann in coco["annotations"]:
+        ann["bbox"] = [2 * v for v in ann["bbox"]]
+    coco_file.write_text(json.dumps(coco))
+    labelset = load_labelset(root)
+    assert boxes_of(labelset) == TRUTH
+    assert any(w.startswith("_annotations.coco.json: image a.jpg: gives its photo as 400x200") for w in labelset.warnings)
+
+
+def test_a_photo_stored_turned_with_an_exif_orientation_is_measured_upright(tmp_path):
+    """A phone's photo stored 100x200 with EXIF orientation 6 is 200x100 upright, as the label
+    gives it and the recogniser reads it: no warning, the boxes as they are."""
+    root = make_json_set(tmp_path / "json")
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    Image.new("RGB", (100, 200), (90, 120, 90)).save(root / "images" / "a.jpg", "JPEG", exif=exif)
+    labelset = load_labelset(root)
+    assert boxes_of(labelset) == TRUTH
+    assert labelset.warnings == []
